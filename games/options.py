@@ -1,0 +1,77 @@
+"""Option schemas: what a game accepts in ``options``, with defaults and ranges."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.errors import OptionError
+
+
+@dataclass(frozen=True)
+class IntOption:
+    name: str
+    default: int
+    min: int
+    max: int
+    help: str = ""
+
+    def check(self, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise OptionError(self.name, f"must be an integer, got {value!r}")
+        if not self.min <= value <= self.max:
+            raise OptionError(self.name, f"{value} is out of range {self.min}..{self.max}")
+        return value
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "type": "int", "default": self.default,
+                "min": self.min, "max": self.max, "help": self.help}
+
+
+@dataclass(frozen=True)
+class FloatOption:
+    name: str
+    default: float
+    min: float
+    max: float
+    help: str = ""
+
+    def check(self, value: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise OptionError(self.name, f"must be a number, got {value!r}")
+        if not self.min <= value <= self.max:
+            raise OptionError(self.name, f"{value} is out of range {self.min}..{self.max}")
+        return float(value)
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "type": "float", "default": self.default,
+                "min": self.min, "max": self.max, "help": self.help}
+
+
+Option = IntOption | FloatOption
+
+
+class OptionSchema:
+    """An ordered set of options; ``validate`` fills defaults and rejects anything else."""
+
+    def __init__(self, *options: Option) -> None:
+        self.options: dict[str, Option] = {o.name: o for o in options}
+
+    def defaults(self) -> dict[str, Any]:
+        return {name: o.default for name, o in self.options.items()}
+
+    def validate(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        if given is None:
+            return self.defaults()
+        if not isinstance(given, Mapping):
+            raise OptionError("options", f"must be a JSON object, got {type(given).__name__}")
+        for name in given:
+            if name not in self.options:
+                known = ", ".join(self.options) or "none"
+                raise OptionError(str(name), f"unknown option (known: {known})")
+        return {name: (o.check(given[name]) if name in given else o.default)
+                for name, o in self.options.items()}
+
+    def describe(self) -> list[dict[str, Any]]:
+        return [o.describe() for o in self.options.values()]
