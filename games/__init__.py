@@ -5,7 +5,7 @@
     >>> state.apply("2,2")
 """
 
-from games import blokus_duo, stones  # noqa: F401  (each registers its game)
+from games import blokus_duo, stones, wizard_duel  # noqa: F401  (each registers its game)
 from games.core import Game, State
 from games.errors import (
     GameError,

@@ -44,6 +44,11 @@ class Game(ABC):
         """
         raise GameError(f"{self.id} cannot rebuild a state from an observation")
 
+    def split_moves(self, text: str) -> list[str]:
+        """Split a move list typed on a command line: ``;`` or ``,`` between moves."""
+        sep = ";" if ";" in text else ","
+        return [m.strip() for m in text.split(sep) if m.strip()]
+
     def replay(self, seed: int, moves: Iterable[str]) -> State:
         """Re-derive a match; raises ``ReplayError`` naming the first move that fails."""
         state = self.new_state(seed)

@@ -63,6 +63,16 @@ class Stones(Game):
     def size(self) -> int:
         return self.options["size"]
 
+    def split_moves(self, text: str) -> list[str]:
+        """Moves are ``r,c`` themselves: ``2,2;0,0`` or simply ``2,2,0,0`` (pairs)."""
+        if ";" in text:
+            return super().split_moves(text)
+        numbers = [t.strip() for t in text.split(",") if t.strip()]
+        if len(numbers) % 2:
+            raise GameError("stones moves are row,col pairs: give an even count of numbers "
+                            "or separate moves with ';'")
+        return [f"{r},{c}" for r, c in zip(numbers[::2], numbers[1::2], strict=True)]
+
     def new_state(self, seed: int = 0) -> StonesState:
         return StonesState(self, seed)
 
