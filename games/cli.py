@@ -73,6 +73,8 @@ def _list(args: argparse.Namespace) -> int:
         if d["chance"]:
             kind += ", chance"
         print(f"{d['id']:<12} {d['title']} ({kind})")
+        if not d["options"]:
+            print("    options: none")
         for o in d["options"]:
             print(f"    {o['name']:<11} {o['type']:<5} default {o['default']!s:<7} "
                   f"range {o['min']}..{o['max']}  {o['help']}")

@@ -115,11 +115,10 @@ class BlokusDuoState(State):
                     fit &= shifted_free[off]
                     hit |= shifted_touch[off]
                 fit &= hit
-                if fit:
-                    while fit:
-                        low = fit & -fit
-                        append(codes[low.bit_length() - 1])
-                        fit ^= low
+                while fit:  # highest bit first: one op fewer per move than fit & -fit
+                    i = fit.bit_length() - 1
+                    append(codes[i])
+                    fit ^= 1 << i
         return out
 
     def has_placement(self) -> bool:

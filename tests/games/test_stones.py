@@ -1,0 +1,158 @@
+"""Stones rules, the rule sheet's table of results, and the perfect player."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import games
+from games.players import make_player, play
+from games.players.stones import StonesSolver
+from games.stones import StonesState, neighbourhoods
+
+
+def new(size: int = 5) -> StonesState:
+    return games.new_state("stones", {"size": size})  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("size", range(2, 10))
+def test_every_size_from_2_to_9_starts_with_every_cell_free(size):
+    state = new(size)
+    assert len(state.legal_moves()) == size * size
+    assert state.render().count(".") == size * size
+
+
+@pytest.mark.parametrize("size", [1, 10])
+def test_sizes_outside_2_to_9_are_refused(size):
+    with pytest.raises(games.OptionError, match="'size'"):
+        new(size)
+
+
+def test_the_default_size_is_5():
+    assert games.make_game("stones").options == {"size": 5}
+
+
+def test_a_stone_blocks_its_eight_neighbours_for_both_players():
+    state = new(5)
+    state.apply("2,2")
+    assert state.to_move == 1
+    for r in range(1, 4):
+        for c in range(1, 4):
+            with pytest.raises(games.IllegalMoveError):
+                state.apply(f"{r},{c}")
+    assert len(state.legal_moves()) == 25 - 9
+    assert state.board_rows()[1:4] == [".xxx.", ".x#x.", ".xxx."]
+
+
+@pytest.mark.parametrize(("move", "reason"), [
+    ("2,2", "already holds a stone"), ("1,2", "touches a stone"), ("3,3", "touches a stone"),
+    ("5,0", "off the 5x5 board"), ("0,9", "off the 5x5 board"),
+])
+def test_illegal_cells_are_refused_with_a_reason(move, reason):
+    state = new(5)
+    state.apply("2,2")
+    with pytest.raises(games.IllegalMoveError, match=reason):
+        state.apply(move)
+    assert state.history == ["2,2"] and state.to_move == 1
+
+
+@pytest.mark.parametrize("text", ["", "2", "2;2", "a,b", "-1,2", "2,2,2", "pass"])
+def test_malformed_moves_say_how_to_write_one(text):
+    with pytest.raises(games.MalformedMoveError, match="expected 'row,col'"):
+        new().apply(text)
+
+
+def test_spaces_around_numbers_are_accepted():
+    state = new()
+    state.apply(" 2 , 2 ")
+    assert state.history == ["2,2"]
+
+
+def test_the_player_with_no_free_cell_loses():
+    state = new(3)
+    state.apply("1,1")
+    result = state.result
+    assert result is not None and result.reason == "no-legal-move"
+    assert result.winner == 0 and "player 1 has no free cell" in result.detail
+    assert state.to_move is None
+
+
+def test_there_are_no_draws_and_no_pass():
+    for seed in range(30):
+        game = games.make_game("stones", {"size": 4})
+        result = play(game, [make_player(game, "random", s, seed + s) for s in (0, 1)],
+                      seed).result
+        assert result is not None and result.winner in (0, 1)
+    with pytest.raises(games.MalformedMoveError):
+        new().apply("X000")
+
+
+def test_a_state_rebuilt_from_an_observation_has_the_same_moves():
+    state = new(6)
+    for move in ("0,0", "3,3", "5,0"):
+        state.apply(move)
+    rebuilt = state.game.state_from_observation(state.observation(1))
+    assert rebuilt.legal_moves() == state.legal_moves()
+    assert rebuilt.to_move == 1 and rebuilt.turn == 3
+
+
+# -- the table of results --------------------------------------------------------------------
+TABLE = {
+    2: {(0, 0), (0, 1), (1, 0), (1, 1)},
+    3: {(1, 1)},
+    4: set(),
+    5: {(2, 2)},
+}
+
+
+@pytest.mark.parametrize("size", [2, 3, 4, 5, 6])
+def test_the_solver_reproduces_the_rule_sheets_table(size):
+    solver = StonesSolver(size)
+    wins = {(i // size, i % size) for i in solver.winning_moves((1 << size * size) - 1)}
+    if size == 6:
+        assert len(wins) == 20
+    else:
+        assert wins == TABLE[size]
+
+
+@cache
+def brute_force_wins(size: int, free: int) -> bool:
+    """Plain negamax, no decomposition: does the player to move win?"""
+    hood = neighbourhoods(size)
+    m = free
+    while m:
+        low = m & -m
+        if not brute_force_wins(size, free & ~hood[low.bit_length() - 1]):
+            return True
+        m ^= low
+    return False
+
+
+@settings(max_examples=60, deadline=None)
+@given(size=st.integers(2, 5), cells=st.lists(st.integers(0, 24), max_size=4))
+def test_the_grundy_solver_agrees_with_plain_search(size, cells):
+    hood = neighbourhoods(size)
+    free = (1 << size * size) - 1
+    for cell in cells:
+        if free >> (cell % (size * size)) & 1:
+            free &= ~hood[cell % (size * size)]
+    assert (StonesSolver(size).grundy(free) != 0) == brute_force_wins(size, free)
+
+
+@pytest.mark.parametrize(("size", "perfect_seat"), [(3, 0), (4, 1), (5, 0), (6, 0)])
+def test_the_perfect_player_wins_every_won_position(size, perfect_seat):
+    game = games.make_game("stones", {"size": size})
+    for seed in range(8):
+        seats = [make_player(game, "random", s, seed) for s in (0, 1)]
+        seats[perfect_seat] = make_player(game, "perfect", perfect_seat, seed)
+        assert play(game, seats, seed).result.winner == perfect_seat  # type: ignore[union-attr]
+
+
+def test_perfect_against_perfect_follows_the_table():
+    for size, first_wins in ((3, True), (4, False), (5, True)):
+        game = games.make_game("stones", {"size": size})
+        state = play(game, [make_player(game, "perfect", s) for s in (0, 1)])
+        assert (state.result.winner == 0) is first_wins  # type: ignore[union-attr]
