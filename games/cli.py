@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from typing import Any
 
 from games.core import Game, State
 from games.errors import GameError, ReplayError
-from games.players import player_names
+from games.players import make_player, play, player_names
 from games.registry import game_ids, make_game
 
 
@@ -42,6 +43,12 @@ def _parser() -> argparse.ArgumentParser:
         cmd.add_argument("--moves", default="", help="moves to replay first: M1,M2,... "
                          "(or M1;M2;... when moves contain commas)")
         cmd.set_defaults(run=run)
+    demo = sub.add_parser("demo", help="built-in players play one match of each game")
+    demo.add_argument("games", nargs="*", help="game ids (default: all)")
+    demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--watch", type=float, default=None, metavar="SECONDS",
+                      help="print every position, pausing this long between moves")
+    demo.set_defaults(run=_demo)
     show = sub.choices["show"]
     show.add_argument("--as", dest="player", type=int, default=None,
                       help="show only what this player may know")
@@ -79,6 +86,27 @@ def _list(args: argparse.Namespace) -> int:
             print(f"    {o['name']:<11} {o['type']:<5} default {o['default']!s:<7} "
                   f"range {o['min']}..{o['max']}  {o['help']}")
         print(f"    built-in players: {', '.join(d['players_builtin']) or '-'}")
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    for game_id in args.games or game_ids():
+        game = make_game(game_id)
+        names = player_names(game_id)
+        # the strongest built-in (registered last) against random, seat 0 first
+        lineup = [names[-1], "random"][: game.num_players]
+        players = [make_player(game, name, seat, args.seed) for seat, name in enumerate(lineup)]
+
+        def watch(state: State, move: str) -> None:
+            if args.watch is not None:
+                print(f"\n> {move}\n{state.render()}", flush=True)
+                time.sleep(args.watch)
+
+        print(f"\n=== {game.title}: {' vs '.join(lineup)} (seed {args.seed}) ===")
+        final = play(game, players, args.seed, on_move=watch)
+        if args.watch is None:
+            print(final.render())
+        print(f"{len(final.history)} moves")
     return 0
 
 
