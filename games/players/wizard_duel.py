@@ -18,9 +18,16 @@ from games.players.base import Player, register_player
 ROWS, COLS = 10, 20
 _STEPS = (("U", -1, 0), ("D", 1, 0), ("L", 0, -1), ("R", 0, 1))
 _DIGIT = {"F": 0, "W": 1, "A": 3}  # positions in a cell's "FWTAE" counts
-_KEEP = {"F": 4, "A": 5, "W": 1}
+_KEEP = {"F": 4, "A": 4, "W": 1}
 """How many of each kind the hunter carries at most, leaving room for the others."""
 _PRIORITY = "WFA"
+_MIDDLE = ((7, 9), (10, 12))
+"""Start columns: near the middle, a short walk from watching the opponent's half."""
+_STALE_CAP = 80
+_WALK_MARGIN = 1.0
+"""Walk to a better spot only if it sees this much more per turn, walking included."""
+_WIND_TURNS = 2
+"""What one wind element is worth in turns (the walking and gathering it took)."""
 _STALE_AFTER = 20
 """A sighting older than this many game turns is not worth an arrow."""
 
@@ -38,7 +45,7 @@ class HunterWizard(Player):
     def choose(self, observation: Mapping[str, Any]) -> str:
         obs = observation
         if obs["phase"] == "place":
-            return f"place {self.rng.between(2, ROWS - 3)} {self._midline()}"
+            return f"place {self.rng.between(2, ROWS - 3)} {self.rng.between(*_MIDDLE[self.seat])}"
         me = obs["you"]
         held = me["elements"]
         target = _fresh_target(obs)
@@ -49,12 +56,9 @@ class HunterWizard(Player):
         gather = self._gather(obs)
         if gather:
             return gather
-        if held["F"] and held["A"] >= 2:
-            return self._sweep(obs)
+        if held["F"]:
+            return self._search(obs)
         return self._forage(obs)
-
-    def _midline(self) -> int:
-        return COLS // 2 - 1 if self.seat == 0 else COLS // 2
 
     def _wants(self, me: Mapping[str, Any]) -> dict[str, int]:
         """How many more of each kind to carry: fire to shoot, wind to scan, water if hurt."""
@@ -80,41 +84,93 @@ class HunterWizard(Player):
         parts.sort(key=lambda p: "FWTAE".index(p[0]))
         return "gather " + " ".join(f"{k}{n}" for k, n in parts)
 
-    def _sweep(self, obs: Mapping[str, Any]) -> str:
-        """Scan the opponent's half along the stalest nearby row, walking there first."""
+    def _search(self, obs: Mapping[str, Any]) -> str:
+        """The look or scan that sees the most long-unseen cells of the opponent's half per
+        turn spent (wind counted as turns), unless walking to a better spot pays more."""
         me = obs["you"]
-        row, col = me["row"], me["col"]
-        if col != self._midline():
-            step = _step_towards(obs, (row, self._midline()))
-            if step:
-                return step
-        wanted = _row_to_scan(obs, row)
-        if wanted != row:
-            return _step_towards(obs, (wanted, col)) or self._scan(obs)
-        return self._scan(obs)
-
-    def _scan(self, obs: Mapping[str, Any]) -> str:
-        direction = "R" if self.seat == 0 else "L"
-        power = 2 if obs["you"]["elements"]["A"] >= 2 else 1
-        return f"cast scan {direction} {power}"
+        here = (me["row"], me["col"])
+        weights = _staleness(obs, self.seat)
+        blocked = obs["map"]["obstacles"]
+        wind = me["elements"]["A"]
+        value, move = _best_vision(here, wind, weights, blocked)
+        for name, dr, dc in _STEPS:
+            r, c = here[0] + dr, here[1] + dc
+            if 0 <= r < ROWS and 0 <= c < COLS and blocked[r][c] == ".":
+                there, _ = _best_vision((r, c), wind, weights, blocked, extra_turns=1)
+                if there > value * 1.05:
+                    value, move = there, f"move {name}"
+        spot, spot_value = here, value
+        for r in range(ROWS):
+            for c in range(COLS):
+                if blocked[r][c] == "." and (r, c) != here:
+                    walk = abs(r - here[0]) + abs(c - here[1])
+                    look = sum(_ray_value((r, c), dr, dc, 5, weights, blocked)
+                               for _, dr, dc in _STEPS)
+                    if look / (5 + walk) > spot_value:
+                        spot, spot_value = (r, c), look / (5 + walk)
+        if spot_value > value * _WALK_MARGIN:
+            return _step_towards(obs, spot) or move
+        return move
 
     def _forage(self, obs: Mapping[str, Any]) -> str:
-        """Walk to the nearest cell of our half known to hold something we want."""
+        """Walk to the nearest cell known to hold something we want."""
         me = obs["you"]
         wants = self._wants(me)
         digits = [_DIGIT[k] for k in wants]
         cells = obs["map"]["elements"]
-        own = range(0, COLS // 2) if self.seat == 0 else range(COLS // 2, COLS)
-        goals = {(r, c) for r in range(ROWS) for c in own
+        goals = {(r, c) for r in range(ROWS) for c in range(COLS)
                  if any(cells[r][c][d] != "0" for d in digits)}
         goals.discard((me["row"], me["col"]))
         step = _step_towards(obs, goals) if goals and me["held"] < 10 else None
         if step:
             return step
-        if me["elements"]["F"] and me["elements"]["A"]:
-            return self._sweep(obs)
         moves = [m for m in obs["legal_moves"] if m.startswith("move")]
         return self.rng.choice(moves or obs["legal_moves"])
+
+
+def _staleness(obs: Mapping[str, Any], seat: int) -> list[list[int]]:
+    """How long since we saw each cell of the opponent's half (capped); 0 elsewhere."""
+    turn = obs["turn"]
+    seen = obs["map"]["seen"]
+    lo, hi = (COLS // 2, COLS) if seat == 0 else (0, COLS // 2)
+    weights = [[min(turn - seen[r][c], _STALE_CAP) if lo <= c < hi else 0
+                for c in range(COLS)] for r in range(ROWS)]
+    lost = obs["opponent"]
+    if lost is not None and turn - lost["turn"] <= 2 * _STALE_AFTER:
+        # It was there lately and cannot have gone far.
+        for r in range(max(0, lost["row"] - 2), min(ROWS, lost["row"] + 3)):
+            for c in range(max(0, lost["col"] - 2), min(COLS, lost["col"] + 3)):
+                if abs(r - lost["row"]) + abs(c - lost["col"]) <= 2 and seen[r][c] <= turn - 2:
+                    weights[r][c] += _STALE_CAP
+    return weights
+
+
+def _ray_value(start: tuple[int, int], dr: int, dc: int, length: int,
+               weights: list[list[int]], blocked: list[str]) -> int:
+    r, c = start
+    total = 0
+    for _ in range(length):
+        r, c = r + dr, c + dc
+        if not (0 <= r < ROWS and 0 <= c < COLS):
+            break
+        total += weights[r][c]
+        if blocked[r][c] != ".":
+            break
+    return total
+
+
+def _best_vision(at: tuple[int, int], wind: int, weights: list[list[int]], blocked: list[str],
+                 extra_turns: int = 0) -> tuple[float, str]:
+    best = (-1.0, "look 1")
+    for n in range(1, 6):
+        value = sum(_ray_value(at, dr, dc, n, weights, blocked) for _, dr, dc in _STEPS)
+        best = max(best, (value / (n + extra_turns), f"look {n}"))
+    for name, dr, dc in _STEPS:
+        for power in range(1, min(wind, 2) + 1):
+            value = _ray_value(at, dr, dc, 5 * power, weights, blocked)
+            cost = 1 + _WIND_TURNS * power + extra_turns
+            best = max(best, (value / cost, f"cast scan {name} {power}"))
+    return best
 
 
 def _fresh_target(obs: Mapping[str, Any]) -> tuple[int, int] | None:

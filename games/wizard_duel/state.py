@@ -113,10 +113,6 @@ class WizardDuelState(State):
     def to_move(self) -> int | None:
         return None if self._result is not None else self._seat
 
-    @property
-    def placing(self) -> bool:
-        return self.turn == 0
-
     # -- moves --------------------------------------------------------------------------
     def legal_moves(self) -> list[str]:
         if self._result is not None:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from games.wizard_duel.state import WizardDuelState
 
 _OBSTACLE_CHAR = ".12"
+_WIZARD_CHAR = "AB"
 
 
 def _phase(state: WizardDuelState) -> str:
@@ -136,13 +137,16 @@ def _clock_line(state: WizardDuelState) -> str:
 
 
 def render(state: WizardDuelState, player: int | None = None) -> str:
-    """The true map (digits = elements, # obstacle, 0/1 wizards) or ``player``'s view of it
-    (@ itself, x where it last learned the opponent stood)."""
+    """The true map or ``player``'s view of it.
+
+    Digits count a cell's elements (. none), # is an obstacle; on the true map A and B are
+    players 0 and 1, in a player's view @ is itself and x where it last knew the opponent.
+    """
     if player is None:
         chars = [_cell_char(c, o) for c, o in zip(state.cells, state.obstacles, strict=True)]
         for seat in (0, 1):
             if state.pos[seat] >= 0:
-                chars[state.pos[seat]] = str(seat)
+                chars[state.pos[seat]] = _WIZARD_CHAR[seat]
         lines = _map_lines(chars)
         lines += [_wizard_line(state, 0), _wizard_line(state, 1)]
     else:
