@@ -16,10 +16,14 @@ from games.rng import Rng
 
 
 class Player(ABC):
-    def __init__(self, game: Game, seat: int, seed: int = 0) -> None:
+    """``time_limit`` is the seconds this player may think per move; searching players keep
+    well inside it (the referee forfeits a late move)."""
+
+    def __init__(self, game: Game, seat: int, seed: int = 0, time_limit: float = 1.0) -> None:
         self.game = game
         self.seat = seat
         self.rng = Rng(seed)
+        self.time_limit = time_limit
 
     @abstractmethod
     def choose(self, observation: Mapping[str, Any]) -> str:
@@ -40,13 +44,14 @@ def player_names(game_id: str) -> list[str]:
     return list(_PLAYERS.get(game_id, {}))
 
 
-def make_player(game: Game, name: str, seat: int, seed: int = 0) -> Player:
+def make_player(game: Game, name: str, seat: int, seed: int = 0,
+                time_limit: float = 1.0) -> Player:
     try:
         cls = _PLAYERS[game.id][name]
     except KeyError:
         known = ", ".join(player_names(game.id)) or "none"
         raise GameError(f"no built-in player {name!r} for {game.id} (known: {known})") from None
-    return cls(game, seat, seed)
+    return cls(game, seat, seed, time_limit)
 
 
 def play(game: Game, players: Sequence[Player], seed: int = 0,

@@ -156,3 +156,27 @@ def test_perfect_against_perfect_follows_the_table():
         game = games.make_game("stones", {"size": size})
         state = play(game, [make_player(game, "perfect", s) for s in (0, 1)])
         assert (state.result.winner == 0) is first_wins  # type: ignore[union-attr]
+
+
+def test_on_odd_boards_the_centre_then_mirroring_wins():
+    for size in (3, 5, 7, 9):
+        solver = StonesSolver(size)
+        centre = (size // 2) * size + size // 2
+        assert solver.mirror_win((1 << size * size) - 1) == centre
+
+
+@pytest.mark.parametrize(("size", "perfect_seat"), [(7, 0), (9, 0), (8, 0), (9, 1)])
+def test_on_big_boards_the_perfect_player_stays_within_its_time(size, perfect_seat):
+    import time
+
+    game = games.make_game("stones", {"size": size})
+    seats = [make_player(game, "random", s, 5) for s in (0, 1)]
+    seats[perfect_seat] = make_player(game, "perfect", perfect_seat, 5, time_limit=0.5)
+    state = game.new_state(5)
+    while (seat := state.to_move) is not None:
+        start = time.perf_counter()
+        state.apply(seats[seat].choose(state.observation(seat)))
+        if seat == perfect_seat:
+            assert time.perf_counter() - start < 0.5
+    if size % 2 and perfect_seat == 0:  # won by the mirror strategy, whatever the clock
+        assert state.result.winner == perfect_seat  # type: ignore[union-attr]
