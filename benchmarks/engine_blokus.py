@@ -11,6 +11,7 @@ by one). Targets (issue 2): generation >= 100x the baseline; >= 200 random games
 from __future__ import annotations
 
 import argparse
+import copy
 import statistics
 import time
 
@@ -104,11 +105,15 @@ def main(argv: list[str] | None = None) -> list[Row]:
     positions = sample_positions(args.positions)
     ours, base = median_generation(positions, repeat=5)
     moves = statistics.median(len(p.legal_moves()) for p in positions)
+    mid = positions[len(positions) // 2]
+    copies = rate(lambda: (mid.copy(), 1)[1], min(args.seconds, 1.0))
+    deep_copies = rate(lambda: (copy.deepcopy(mid), 1)[1], min(args.seconds, 1.0))
     rows = [
         Row("Blokus Duo random games/s (full legal list each turn)", games_per_s,
             baseline_games_per_s, "/s", ">= 200/s on one core"),
         Row(f"legal-move list, median over {len(positions)} positions", ours * 1e6,
             base * 1e6, "us", ">= 100x", higher_is_better=False),
+        Row("state copies/s (baseline: copy.deepcopy)", copies, deep_copies, "/s", "cheap"),
     ]
     print_table("Blokus Duo engine (one core)", rows)
     print(f"  {plies:.1f} plies per random game; median list {moves:.0f} moves")
