@@ -1,0 +1,306 @@
+"""Talking to a running bot: non-blocking writes, line reads against a deadline, capped logs.
+
+A ``Transport`` is the raw byte plumbing a backend provides (pipes for processes, the attach
+socket for containers). A ``Channel`` adds the protocol's rules on top: one reply line per
+request, a cap on line length and on total output, and stderr drained into a capped log
+whose tail is kept. Nothing here trusts the bot: it may never read, never write, write
+forever, or die half-way through a line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import select
+import socket
+import struct
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from enum import Enum
+
+OUT = "out"
+ERR = "err"
+_CHUNK = 1 << 16
+
+
+class Transport(ABC):
+    """Byte plumbing to one bot: what to poll, how to read, write and close its input."""
+
+    @abstractmethod
+    def read_fds(self) -> list[int]: ...
+
+    @abstractmethod
+    def write_fd(self) -> int | None: ...
+
+    @abstractmethod
+    def read(self, fd: int) -> list[tuple[str, bytes]]:
+        """Chunks now available on ``fd`` as (stream, data); empty data means that stream ended."""
+
+    def write(self, data: memoryview) -> int:
+        fd = self.write_fd()
+        if fd is None:
+            raise BrokenPipeError(errno.EPIPE, "input closed")
+        return os.write(fd, data)
+
+    @abstractmethod
+    def close_input(self) -> None: ...
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+
+class PipeTransport(Transport):
+    """A child process's stdin, stdout and stderr pipes."""
+
+    def __init__(self, stdin: int, stdout: int, stderr: int) -> None:
+        for fd in (stdin, stdout, stderr):
+            os.set_blocking(fd, False)
+        self._stdin: int | None = stdin
+        self._streams = {stdout: OUT, stderr: ERR}
+
+    def read_fds(self) -> list[int]:
+        return list(self._streams)
+
+    def write_fd(self) -> int | None:
+        return self._stdin
+
+    def read(self, fd: int) -> list[tuple[str, bytes]]:
+        stream = self._streams[fd]
+        try:
+            data = os.read(fd, _CHUNK)
+        except BlockingIOError:
+            return []
+        if not data:
+            del self._streams[fd]
+            os.close(fd)
+        return [(stream, data)]
+
+    def close_input(self) -> None:
+        if self._stdin is not None:
+            os.close(self._stdin)
+            self._stdin = None
+
+    def close(self) -> None:
+        self.close_input()
+        for fd in list(self._streams):
+            os.close(fd)
+        self._streams.clear()
+
+
+class MultiplexedSocketTransport(Transport):
+    """Docker's attach socket: stdin in, stdout and stderr out as framed chunks.
+
+    Each frame is an 8-byte header (stream id, three zero bytes, big-endian length) and data.
+    """
+
+    _HEADER = struct.Struct(">BxxxI")
+
+    def __init__(self, sock: socket.socket) -> None:
+        sock.setblocking(False)
+        self._sock: socket.socket | None = sock
+        self._fd = sock.fileno()
+        self._buf = bytearray()
+        self._input_open = True
+
+    def read_fds(self) -> list[int]:
+        return [self._fd] if self._sock is not None else []
+
+    def write_fd(self) -> int | None:
+        return self._fd if self._sock is not None and self._input_open else None
+
+    def write(self, data: memoryview) -> int:
+        if self._sock is None or not self._input_open:
+            raise BrokenPipeError(errno.EPIPE, "input closed")
+        return self._sock.send(data)
+
+    def read(self, fd: int) -> list[tuple[str, bytes]]:
+        assert self._sock is not None
+        try:
+            data = self._sock.recv(_CHUNK)
+        except (BlockingIOError, InterruptedError):
+            return []
+        except OSError:
+            data = b""
+        if not data:
+            self.close()
+            return [(OUT, b""), (ERR, b"")]
+        self._buf += data
+        chunks = []
+        while len(self._buf) >= 8:
+            kind, size = self._HEADER.unpack_from(self._buf)
+            if len(self._buf) < 8 + size:
+                break
+            payload = bytes(self._buf[8:8 + size])
+            del self._buf[:8 + size]
+            chunks.append((ERR if kind == 2 else OUT, payload))
+        return chunks
+
+    def close_input(self) -> None:
+        if self._sock is not None and self._input_open:
+            self._input_open = False
+            with contextlib.suppress(OSError):
+                self._sock.shutdown(socket.SHUT_WR)
+
+    def close(self) -> None:
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+
+
+class LogTail:
+    """The last ``cap`` bytes of a stream, and how many bytes came before them."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.buf = bytearray()
+        self.total = 0
+
+    def add(self, data: bytes) -> None:
+        self.total += len(data)
+        self.buf += data
+        if len(self.buf) > self.cap:
+            del self.buf[:len(self.buf) - self.cap]
+
+    def text(self) -> str:
+        dropped = self.total - len(self.buf)
+        head = f"[... {dropped} earlier bytes dropped ...]\n" if dropped else ""
+        return head + self.buf.decode("utf-8", "replace")
+
+
+class Status(Enum):
+    LINE = "line"
+    TIMEOUT = "timeout"
+    EOF = "eof"
+    LINE_TOO_LONG = "line-too-long"
+    OUTPUT_LIMIT = "output-limit"
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: Status
+    line: bytes = b""
+
+
+class Channel:
+    """Request/reply over a transport, with the protocol's caps."""
+
+    def __init__(self, transport: Transport, max_line: int, max_output: int,
+                 log_bytes: int) -> None:
+        self.transport = transport
+        self.max_line = max_line
+        self.max_output = max_output
+        self.log = LogTail(log_bytes)
+        self.out_total = 0
+        self._out = bytearray()
+        self._pending = bytearray()
+        self._out_open = True
+        self._poll = select.poll()
+        self._registered: dict[int, int] = {}
+
+    # -- public ---------------------------------------------------------------------------
+    def send(self, data: bytes) -> None:
+        """Queue bytes for the bot; they are written while waiting for its reply."""
+        self._pending += data
+
+    def request(self, deadline: float) -> Reply:
+        """Write what is queued and wait until ``deadline`` (monotonic) for one reply line."""
+        self._flush()
+        while True:
+            if self.out_total > self.max_output:
+                return Reply(Status.OUTPUT_LIMIT)
+            reply = self._take_line()
+            if reply is not None:
+                return reply
+            if not self._out_open:
+                return Reply(Status.EOF)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return Reply(Status.TIMEOUT)
+            self._wait(remaining)
+
+    def drain(self, deadline: float) -> None:
+        """Read remaining output (into the log) until both streams end or ``deadline``."""
+        while self.transport.read_fds():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            self._wait(remaining, want_write=False)
+
+    def finish(self, deadline: float) -> None:
+        """Write what is queued (until ``deadline``), close the bot's input, read to the end."""
+        self._flush()
+        while self._pending and self.transport.write_fd() is not None \
+                and time.monotonic() < deadline:
+            self._wait(deadline - time.monotonic())
+        self.close_input()
+        self.drain(deadline)
+
+    def close_input(self) -> None:
+        self._pending.clear()
+        self.transport.close_input()
+
+    # -- internals ------------------------------------------------------------------------
+    def _take_line(self) -> Reply | None:
+        end = self._out.find(b"\n")
+        if end < 0:
+            if len(self._out) > self.max_line:
+                return Reply(Status.LINE_TOO_LONG)
+            return None
+        if end > self.max_line:
+            return Reply(Status.LINE_TOO_LONG)
+        line = bytes(self._out[:end])
+        del self._out[:end + 1]
+        return Reply(Status.LINE, line)
+
+    def _flush(self) -> None:
+        while self._pending:
+            try:
+                written = self.transport.write(memoryview(self._pending))
+            except BlockingIOError:
+                return
+            except (BrokenPipeError, ConnectionResetError, OSError):
+                # The bot closed its input or died; what it wrote is still read.
+                self._pending.clear()
+                return
+            del self._pending[:written]
+
+    def _sync_registration(self, want_write: bool) -> None:
+        wanted: dict[int, int] = {fd: select.POLLIN for fd in self.transport.read_fds()}
+        wfd = self.transport.write_fd()
+        if want_write and self._pending and wfd is not None:
+            wanted[wfd] = wanted.get(wfd, 0) | select.POLLOUT
+        for fd in list(self._registered):
+            if fd not in wanted:
+                self._poll.unregister(fd)
+                del self._registered[fd]
+        for fd, mask in wanted.items():
+            if self._registered.get(fd) != mask:
+                self._poll.register(fd, mask)
+                self._registered[fd] = mask
+
+    def _wait(self, timeout: float, want_write: bool = True) -> None:
+        self._sync_registration(want_write)
+        if not self._registered:
+            time.sleep(min(timeout, 0.01))
+            return
+        for fd, events in self._poll.poll(max(timeout * 1000.0, 0.0)):
+            if events & select.POLLOUT:
+                self._flush()
+            if events & (select.POLLIN | select.POLLHUP | select.POLLERR) \
+                    and fd in self.transport.read_fds():
+                self._absorb(self.transport.read(fd))
+            if events & (select.POLLHUP | select.POLLERR) and fd == self.transport.write_fd() \
+                    and not events & select.POLLIN:
+                self._pending.clear()
+
+    def _absorb(self, chunks: list[tuple[str, bytes]]) -> None:
+        for stream, data in chunks:
+            if stream == ERR:
+                self.log.add(data)
+            elif not data:
+                self._out_open = False
+            else:
+                self.out_total += len(data)
+                self._out += data

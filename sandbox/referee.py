@@ -1,0 +1,256 @@
+"""The referee: plays one match of 1 or 2 bots through the engine, never trusting a bot.
+
+Each bot is started when it first has to move (its start-up allowance covers the launch)
+and paused whenever it is not on move, so it cannot think on the other's time. Every way a
+bot can fail becomes a forfeit with a reason: ``timeout``, ``crash``, ``illegal``,
+``malformed``, ``output-limit``, ``memory-limit``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import games
+from games import IllegalMoveError, MalformedMoveError, State
+from sandbox import protocol
+from sandbox.backends import Backend, ExitInfo, LaunchSpec, RunningBot, get_backend
+from sandbox.build import build_cpp
+from sandbox.channel import Channel, Status
+from sandbox.errors import BotPackageError, SandboxError
+from sandbox.languages import bot_command, builtin_command
+from sandbox.limits import Limits
+from sandbox.packages import BotPackage, BotSpec, unpack
+from sandbox.record import MatchRecord, MoveRecord, PlayerRecord
+from sandbox.runtime import library_dir
+
+OnMove = Callable[[State, MoveRecord], None]
+
+
+@dataclass
+class _Seat:
+    """Everything the referee tracks for one bot during a match."""
+
+    seat: int
+    spec: BotSpec
+    launch: LaunchSpec
+    record: PlayerRecord
+    bank: float
+    bot: RunningBot | None = None
+    channel: Channel | None = None
+    exit: ExitInfo | None = None
+    done: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Forfeit:
+    kind: str
+    detail: str
+
+
+def run_match(game_id: str, bots: Sequence[BotSpec | str], *, options: dict[str, Any] | None
+              = None, seed: int = 0, limits: Limits | None = None,
+              backend: str | Backend = "process", on_move: OnMove | None = None) -> MatchRecord:
+    """Play one match and return its record.
+
+    Raises ``GameError`` (unknown game, bad options), ``BotPackageError`` (a bot that cannot
+    be played: bad path, no entry point, does not compile) and ``BackendUnavailable`` before
+    any move is played; everything a bot does wrong during play is a forfeit in the record.
+    """
+    game = games.make_game(game_id, options)
+    specs = [b if isinstance(b, BotSpec) else BotSpec(b) for b in bots]
+    if len(specs) != game.num_players:
+        raise SandboxError(f"{game_id} is played by {game.num_players} bot(s); "
+                           f"got {len(specs)}")
+    limits = limits or Limits()
+    engine = backend if isinstance(backend, Backend) else get_backend(backend)
+    workdir = Path(tempfile.mkdtemp(prefix="botleague-match-"))
+    os.chmod(workdir, 0o755)
+    seats: list[_Seat] = []
+    try:
+        seats = [_prepare(game.id, seat, spec, limits, engine, workdir)
+                 for seat, spec in enumerate(specs)]
+        return _Match(game, seed, limits, engine, seats, on_move).play()
+    finally:
+        for s in seats:
+            if s.bot is not None:
+                s.bot.cleanup()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _prepare(game_id: str, seat: int, spec: BotSpec, limits: Limits, backend: Backend,
+             workdir: Path) -> _Seat:
+    lib = library_dir()
+    record = PlayerRecord(seat=seat, name=spec.name, source=spec.source,
+                          time_bank_left=limits.time_bank)
+    if spec.is_builtin:
+        from games.players import player_names
+
+        known = player_names(game_id)
+        if spec.builtin_name not in known:
+            raise BotPackageError(f"no built-in player {spec.builtin_name!r} for {game_id} "
+                                  f"(known: {', '.join(known) or 'none'})")
+        record.language = "python"
+        places = backend.places_for(lib, None, None)
+        launch = LaunchSpec(builtin_command(spec.builtin_name, places), limits, lib,
+                            label=spec.name)
+        return _Seat(seat, spec, launch, record, limits.time_bank)
+    package: BotPackage = unpack(spec, workdir / f"seat{seat}")
+    record.language, record.digest = package.language, package.digest
+    build = build_cpp(package, backend, limits) if package.language == "cpp" else None
+    places = backend.places_for(lib, package.root, build)
+    launch = LaunchSpec(bot_command(package.language, package.entry, places), limits, lib,
+                        package_dir=package.root, build_dir=build, label=spec.name)
+    return _Seat(seat, spec, launch, record, limits.time_bank)
+
+
+class _Match:
+    def __init__(self, game: games.Game, seed: int, limits: Limits, backend: Backend,
+                 seats: list[_Seat], on_move: OnMove | None) -> None:
+        self.game = game
+        self.seed = seed
+        self.limits = limits
+        self.backend = backend
+        self.seats = seats
+        self.on_move = on_move
+        self.state = game.new_state(seed)
+        self.record = MatchRecord(game=game.id, options=dict(game.options), seed=seed,
+                                  backend=backend.name, limits=limits.to_json(),
+                                  players=[s.record for s in seats],
+                                  started_at=datetime.now(UTC).isoformat(timespec="seconds"))
+
+    def play(self) -> MatchRecord:
+        began = time.monotonic()
+        try:
+            while (seat := self.state.to_move) is not None:
+                forfeit = self._turn(self.seats[seat])
+                if forfeit is not None:
+                    self.state.forfeit(seat, forfeit.kind, forfeit.detail)
+        finally:
+            self._finish()
+        self.record.result = self.state.result
+        self.record.duration = time.monotonic() - began
+        return self.record
+
+    # -- one turn -------------------------------------------------------------------------
+    def _turn(self, s: _Seat) -> _Forfeit | None:
+        first = s.bot is None
+        message = protocol.encode(protocol.turn_message(
+            len(self.state.history), self.state.observation(s.seat),
+            self.limits.move_time + s.bank + (self.limits.startup_time if first else 0.0),
+            s.bank))
+        allowance = self.limits.move_time + s.bank
+        if first:
+            allowance += self.limits.startup_time
+            t0 = time.monotonic()
+            self._start(s)
+        else:
+            assert s.bot is not None
+            s.bot.resume()
+            t0 = time.monotonic()
+        assert s.channel is not None and s.bot is not None
+        s.channel.send(message)
+        reply = s.channel.request(t0 + allowance)
+        elapsed = time.monotonic() - t0
+        if reply.status is Status.LINE:
+            s.bot.pause()
+        return self._judge(s, reply.status, reply.line, elapsed, first, allowance)
+
+    def _start(self, s: _Seat) -> None:
+        s.bot = self.backend.launch(s.launch)
+        s.channel = Channel(s.bot.transport, self.limits.max_line, self.limits.max_output,
+                            self.limits.log_bytes)
+        s.record.started = True
+        s.channel.send(protocol.encode(protocol.start_message(
+            self.game.id, dict(self.game.options), s.seat, self.game.num_players,
+            protocol.bot_seed(self.seed, s.seat), self.limits)))
+
+    def _judge(self, s: _Seat, status: Status, line: bytes, elapsed: float, first: bool,
+               allowance: float) -> _Forfeit | None:
+        s.record.time_used += elapsed
+        if status is Status.TIMEOUT:
+            return _Forfeit("timeout", f"no move within {allowance:.3g} s")
+        if status is Status.LINE_TOO_LONG:
+            return _Forfeit("output-limit", f"a reply line longer than {self.limits.max_line}"
+                            " bytes")
+        if status is Status.OUTPUT_LIMIT:
+            return _Forfeit("output-limit", f"more than {self.limits.max_output} bytes "
+                            "written to stdout")
+        if status is Status.EOF:
+            return self._ended(s)
+        over = max(0.0, elapsed - self.limits.move_time -
+                   (self.limits.startup_time if first else 0.0))
+        s.bank = max(0.0, s.bank - over)
+        s.record.time_bank_left = s.bank
+        try:
+            move = protocol.parse_reply(line)
+            self.state.apply(move)
+        except protocol.MalformedReply as error:
+            return _Forfeit("malformed", str(error))
+        except MalformedMoveError as error:
+            return _Forfeit("malformed", str(error))
+        except IllegalMoveError as error:
+            return _Forfeit("illegal", f"{error.move!r}: {error.reason}")
+        move_record = MoveRecord(s.seat, self.state.history[-1], elapsed)
+        self.record.moves.append(move_record)
+        s.record.moves += 1
+        s.record.max_move_time = max(s.record.max_move_time, elapsed)
+        if self.on_move is not None:
+            self.on_move(self.state, move_record)
+        return None
+
+    def _ended(self, s: _Seat) -> _Forfeit:
+        """The bot closed its output: it exited, crashed or was killed (memory limit)."""
+        assert s.bot is not None
+        s.exit = s.bot.wait(1.0)
+        if s.exit is None:
+            s.bot.kill()
+            s.exit = s.bot.wait(5.0)
+        s.done = True
+        if s.exit is not None and s.exit.oom:
+            return _Forfeit("memory-limit", f"over {self.limits.memory >> 20} MiB")
+        what = s.exit.describe() if s.exit is not None else "closed its output"
+        return _Forfeit("crash", what)
+
+    # -- the end --------------------------------------------------------------------------
+    def _finish(self) -> None:
+        """Tell every live bot the result, give them ``end_grace`` to exit, then sweep."""
+        result = self.state.result
+        live = [s for s in self.seats if s.bot is not None and not s.done]
+        forfeit = result.forfeit if result is not None else None
+        for s in live:
+            assert s.bot is not None and s.channel is not None
+            if forfeit is not None and forfeit.player == s.seat and forfeit.kind in {
+                    "timeout", "output-limit", "memory-limit", "crash"}:
+                s.bot.kill()
+                continue
+            s.bot.resume()
+            if result is not None:
+                s.channel.send(protocol.encode(protocol.end_message(result.to_json(), s.seat)))
+        deadline = time.monotonic() + self.limits.end_grace
+        for s in live:
+            assert s.channel is not None
+            s.channel.finish(deadline)
+        for s in self.seats:
+            self._collect(s, deadline)
+
+    def _collect(self, s: _Seat, deadline: float) -> None:
+        if s.bot is None or s.channel is None:
+            return
+        if s.exit is None:
+            s.exit = s.bot.wait(max(0.0, deadline - time.monotonic()))
+        if s.exit is None:
+            s.bot.kill()
+            s.exit = s.bot.wait(5.0)
+        s.channel.drain(time.monotonic() + 0.5)
+        s.bot.cleanup()
+        s.record.exit = s.exit.describe() if s.exit is not None else "killed"
+        s.record.log = s.channel.log.text()

@@ -1,0 +1,66 @@
+"""Per-slot unprivileged uids, so no two bots running on this machine ever share one.
+
+A slot is a lock file held with ``flock`` for as long as the bot runs; the lock vanishes
+with its holder, so a crashed worker never leaks a slot. Slot ``n`` runs as uid/gid
+``base + n`` (base 60000 unless ``BOTLEAGUE_UID_BASE`` says otherwise), a uid with no
+account, no files and no other processes.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from sandbox.errors import SandboxError
+
+SLOT_COUNT = int(os.environ.get("BOTLEAGUE_SLOTS", "256"))
+UID_BASE = int(os.environ.get("BOTLEAGUE_UID_BASE", "60000"))
+
+
+def _lock_dir() -> Path:
+    for candidate in (Path("/run/botleague/slots"), Path("/tmp/botleague-slots")):
+        try:
+            candidate.mkdir(parents=True, exist_ok=True, mode=0o700)
+            return candidate
+        except OSError:
+            continue
+    raise SandboxError("no writable folder for slot locks (/run/botleague or /tmp)")
+
+
+@dataclass
+class Slot:
+    index: int
+    fd: int
+
+    @property
+    def uid(self) -> int:
+        return UID_BASE + self.index
+
+    @property
+    def gid(self) -> int:
+        return UID_BASE + self.index
+
+    @property
+    def name(self) -> str:
+        return f"slot-{self.index}"
+
+    def release(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)  # closing drops the flock
+            self.fd = -1
+
+
+def acquire_slot() -> Slot:
+    """The lowest free slot; raises ``SandboxError`` when all are taken."""
+    folder = _lock_dir()
+    for index in range(SLOT_COUNT):
+        fd = os.open(folder / f"{index}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        return Slot(index, fd)
+    raise SandboxError(f"all {SLOT_COUNT} sandbox slots are busy; raise BOTLEAGUE_SLOTS")
