@@ -8,6 +8,7 @@ flags and backend starts at once.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -58,10 +59,8 @@ def build_cpp(package: BotPackage, backend: Backend, limits: Limits) -> Path:
         os.chmod(staging, 0o755)
         _compile(package, backend, limits, staging)
         _seal(staging)
-        try:
+        with contextlib.suppress(OSError):  # built concurrently by another worker: keep theirs
             staging.rename(final)
-        except OSError:  # built concurrently by another worker
-            pass
     finally:
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
