@@ -5,7 +5,7 @@
     >>> state.apply("2,2")
 """
 
-from games import blokus_duo, stones, wizard_duel  # noqa: F401  (each registers its game)
+from games import blokus_duo, g2048, robots, stones, wizard_duel  # noqa: F401  (registers games)
 from games.core import Game, State
 from games.errors import (
     GameError,

@@ -1,0 +1,401 @@
+"""Robots (game id ``robots``): flee robots that step toward you; make them crash.
+
+The board is three bitboards (Python ints, bit ``row * cols + col``): live robots, scrap and
+the player's cell. Robots step all at once by shifting eight groups (the robots above-left of
+the player move down-right by ``cols + 1`` bits, and so on); cells reached twice crash into
+scrap. See ``rules/robots.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from enum import IntEnum
+from functools import cache
+from typing import Any
+
+from games.core import Game, State
+from games.errors import GameError, IllegalMoveError, MalformedMoveError
+from games.options import IntOption, OptionSchema
+from games.registry import register
+from games.result import Result
+from games.rng import Rng
+
+
+class Command(IntEnum):
+    """A keypad command, the player sitting on 5. Written as its digit."""
+
+    TELEPORT = 0
+    DOWN_LEFT = 1
+    DOWN = 2
+    DOWN_RIGHT = 3
+    LEFT = 4
+    WAIT = 5
+    RIGHT = 6
+    UP_LEFT = 7
+    UP = 8
+    UP_RIGHT = 9
+
+    @classmethod
+    def parse(cls, text: str) -> Command:
+        stripped = text.strip() if isinstance(text, str) else ""
+        if len(stripped) != 1 or stripped not in "0123456789":
+            raise MalformedMoveError(str(text), "expected one digit 0-9 as on a keypad "
+                                                "(7 8 9 / 4 5 6 / 1 2 3; 5 waits, 0 teleports)")
+        return cls(int(stripped))
+
+    @property
+    def delta(self) -> tuple[int, int]:
+        """(row change, column change) of a step; (0, 0) for wait and teleport."""
+        return _DELTAS[self]
+
+    @property
+    def word(self) -> str:
+        return self.name.lower().replace("_", "-")
+
+    def __str__(self) -> str:
+        return str(int(self))
+
+
+_DELTAS = ((0, 0), (1, -1), (1, 0), (1, 1), (0, -1), (0, 0), (0, 1), (-1, -1), (-1, 0), (-1, 1))
+_STEPS = tuple(c for c in Command if c not in (Command.TELEPORT, Command.WAIT))
+
+
+def bits(mask: int) -> Iterator[int]:
+    """The set bits' indices, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class Geometry:
+    """Row, column and half-plane masks of one board size (``geometry(rows, cols)``)."""
+
+    def __init__(self, rows: int, cols: int) -> None:
+        self.rows, self.cols = rows, cols
+        self.cells = n = rows * cols
+        self.full = (1 << n) - 1
+        row = (1 << cols) - 1
+        self.row_masks = tuple(row << (r * cols) for r in range(rows))
+        self.col_masks = tuple(sum(1 << (r * cols + c) for r in range(rows)) for c in range(cols))
+        self.above = tuple((1 << (r * cols)) - 1 for r in range(rows))
+        self.below = tuple(self.full ^ ((1 << ((r + 1) * cols)) - 1) for r in range(rows))
+        self.left = tuple(sum(self.col_masks[:c]) for c in range(cols))
+        self.right = tuple(sum(self.col_masks[c + 1:]) for c in range(cols))
+        self.not_first_col = self.full ^ self.col_masks[0]
+        self.not_last_col = self.full ^ self.col_masks[-1]
+
+    def step_robots(self, robots: int, player: int) -> tuple[int, ...]:
+        """Each robot one step toward ``player`` (a cell index), as eight disjoint groups.
+
+        A robot's row and column each change by the sign of the difference, so every robot
+        above-left of the player moves down-right, and so on. Groups keep their robots
+        distinct; collisions show where two groups (or two robots) share a cell.
+        """
+        w = self.cols
+        pr, pc = divmod(player, w)
+        up, down = robots & self.above[pr], robots & self.below[pr]
+        mid = robots & self.row_masks[pr]
+        left, right, col = self.left[pc], self.right[pc], self.col_masks[pc]
+        return ((up & left) << (w + 1), (up & col) << w, (up & right) << (w - 1),
+                (mid & left) << 1, (mid & right) >> 1,
+                (down & left) >> (w - 1), (down & col) >> w, (down & right) >> (w + 1))
+
+    def dilate(self, mask: int) -> int:
+        """``mask`` plus every cell a king's step away: where a robot can be next turn."""
+        h = mask | ((mask << 1) & self.not_first_col) | ((mask >> 1) & self.not_last_col)
+        return (h | (h << self.cols) | (h >> self.cols)) & self.full
+
+
+@cache
+def geometry(rows: int, cols: int) -> Geometry:
+    return Geometry(rows, cols)
+
+
+@register
+class Robots(Game):
+    id = "robots"
+    title = "Robots"
+    num_players = 1
+    chance = True
+    options_schema = OptionSchema(
+        IntOption("rows", 10, 5, 60, "rows of the board"),
+        IntOption("cols", 10, 5, 60, "columns of the board"),
+        IntOption("max_robots", 40, 1, 3600, "robots on a board at most (level x 5 below it)"),
+        IntOption("max_turns", 5000, 1, 1_000_000, "turns after which the run stops"),
+    )
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options)
+        self.rows: int = self.options["rows"]
+        self.cols: int = self.options["cols"]
+        self.geometry = geometry(self.rows, self.cols)
+        self.max_turns: int = self.options["max_turns"]
+
+    def robots_for(self, level: int) -> int:
+        """Robots placed at the start of ``level``: level x 5, capped by the options and board."""
+        return min(level * 5, self.options["max_robots"], self.geometry.cells - 1)
+
+    def new_state(self, seed: int = 0) -> RobotsState:
+        state = RobotsState(self, seed)
+        state._start_level()
+        return state
+
+    def state_from_observation(self, observation: Mapping[str, Any],
+                               seed: int = 0) -> RobotsState:
+        """Rebuild a state from an observation; its teleports and boards come from ``Rng(seed)``.
+
+        The move history is not part of an observation, so the rebuilt state's is empty.
+        """
+        board = observation.get("board")
+        if (not isinstance(board, list) or len(board) != self.rows
+                or any(not isinstance(r, str) or len(r) != self.cols for r in board)):
+            raise GameError(f"'board' must be {self.rows} strings of {self.cols} characters")
+        state = RobotsState(self, seed)
+        players = []
+        for i, ch in enumerate("".join(board)):
+            if ch == "+":
+                state.robots |= 1 << i
+            elif ch == "*":
+                state.scrap |= 1 << i
+            elif ch == "@":
+                players.append(i)
+            elif ch != ".":
+                raise GameError(f"unknown board character {ch!r} (expected @ + * .)")
+        if len(players) != 1:
+            raise GameError(f"the board must hold exactly one '@', found {len(players)}")
+        state.player = players[0]
+        state.level = _count(observation, "level", 1)
+        state.score = _count(observation, "score", 0)
+        state.turn = _count(observation, "turn", 0)
+        state.destroyed = _count(observation, "destroyed", 0)
+        return state
+
+
+def _count(observation: Mapping[str, Any], key: str, least: int) -> int:
+    value = observation.get(key, least)
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise GameError(f"{key!r} must be a whole number >= {least}, got {value!r}")
+    return value
+
+
+class RobotsState(State):
+    """A Robots position: ``player`` is a cell index, ``robots`` and ``scrap`` bitboards."""
+
+    game: Robots
+
+    def __init__(self, game: Robots, seed: int) -> None:
+        self.game = game
+        self.seed = seed
+        self.rng = Rng(seed)
+        self._history: list[str] = []
+        self._history_shared = False
+        self._result = None
+        self.geometry = game.geometry
+        self.player = 0
+        self.robots = 0
+        self.scrap = 0
+        self.level = 1
+        self.score = 0
+        self.turn = 0
+        self.destroyed = 0
+
+    # -- levels -----------------------------------------------------------------------------
+    def _start_level(self) -> None:
+        """A fresh board: the player at the centre, robots on distinct random other cells."""
+        g = self.game
+        self.player = (g.rows // 2) * g.cols + g.cols // 2
+        self.scrap = 0
+        cells = [i for i in range(self.geometry.cells) if i != self.player]
+        count = g.robots_for(self.level)
+        robots = 0
+        for k in range(count):  # a partial Fisher-Yates shuffle: the first ``count`` cells
+            j = k + self.rng.below(len(cells) - k)
+            cells[k], cells[j] = cells[j], cells[k]
+            robots |= 1 << cells[k]
+        self.robots = robots
+
+    # -- moves ------------------------------------------------------------------------------
+    @property
+    def history(self) -> list[str]:  # type: ignore[override]
+        """Commands applied so far. Read-only: copies share it until they diverge."""
+        return self._history
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self._result is not None else 0
+
+    @property
+    def position(self) -> tuple[int, int]:
+        """The player's (row, col)."""
+        return divmod(self.player, self.game.cols)
+
+    def step_target(self, command: Command) -> int | None:
+        """The cell a step command leads to, or ``None`` if it leaves the board."""
+        dr, dc = _DELTAS[command]
+        r, c = divmod(self.player, self.game.cols)
+        r, c = r + dr, c + dc
+        if not (0 <= r < self.game.rows and 0 <= c < self.game.cols):
+            return None
+        return r * self.game.cols + c
+
+    def legal_moves(self) -> list[str]:
+        if self._result is not None:
+            return []
+        blocked = self.robots | self.scrap
+        moves = ["0"]
+        for command in (1, 2, 3, 4):
+            target = self.step_target(Command(command))
+            if target is not None and not blocked >> target & 1:
+                moves.append(str(command))
+        moves.append("5")
+        for command in (6, 7, 8, 9):
+            target = self.step_target(Command(command))
+            if target is not None and not blocked >> target & 1:
+                moves.append(str(command))
+        return moves
+
+    def _apply(self, move: str) -> None:
+        command = Command.parse(move)
+        target = self._check(command, move)
+        if self._history_shared:
+            self._history = list(self._history)
+            self._history_shared = False
+        self._history.append(str(command))
+        self.player = target
+        self.turn += 1
+        self._robots_step()
+
+    def _check(self, command: Command, move: str) -> int:
+        """The player's cell after ``command``; raises if the command is not allowed."""
+        if command is Command.WAIT:
+            return self.player
+        if command is Command.TELEPORT:
+            return self._teleport_target()
+        target = self.step_target(command)
+        if target is None:
+            r, c = self.position
+            raise IllegalMoveError(move, f"stepping {command.word} from ({r},{c}) "
+                                         "leaves the board")
+        where = f"({target // self.game.cols},{target % self.game.cols})"
+        if self.robots >> target & 1:
+            raise IllegalMoveError(move, f"stepping {command.word} runs into the robot at {where}")
+        if self.scrap >> target & 1:
+            raise IllegalMoveError(move, f"stepping {command.word} runs into the scrap at {where}")
+        return target
+
+    def _teleport_target(self) -> int:
+        """A uniformly random cell with no robot, no scrap and not the player's own."""
+        free = self.geometry.full & ~(self.robots | self.scrap | 1 << self.player)
+        count = free.bit_count()
+        if count == 0:
+            return self.player  # nowhere to go: the same as waiting
+        return _nth_bit(free, self.rng.below(count), self.game.cols)
+
+    def _robots_step(self) -> None:
+        player_bit = 1 << self.player
+        before = self.robots.bit_count()
+        once = twice = 0
+        caught = 0  # robots ending on the player's cell
+        for group in self.geometry.step_robots(self.robots, self.player):
+            twice |= once & group
+            once |= group
+            if group & player_bit:
+                caught += 1  # a group moves distinct robots to distinct cells
+        # Whatever happens on the player's cell, it is no crash and scores nothing.
+        survivors = once & ~twice & ~self.scrap & ~player_bit
+        self.scrap |= twice & ~player_bit
+        destroyed = before - survivors.bit_count() - caught
+        self.destroyed += destroyed
+        self.score += destroyed
+        if caught:
+            self.robots = survivors | player_bit
+            r, c = self.position
+            self._end("game-over", f"a robot reached the player at ({r},{c}) "
+                                   f"on level {self.level}")
+            return
+        self.robots = survivors
+        if not survivors:
+            self.score += 10 * self.level
+            self.level += 1
+            self._start_level()
+        if self.turn >= self.game.max_turns:
+            self._end("max-turns", f"stopped after {self.turn} turns (max_turns)")
+
+    def _end(self, reason: str, detail: str) -> None:
+        self._result = Result(reason=reason, scores=self.scores(), outcomes=None,
+                              detail=detail, extra=self.extra())
+
+    # -- figures ----------------------------------------------------------------------------
+    def scores(self) -> tuple[float, ...]:
+        return (self.score,)
+
+    def extra(self) -> dict[str, Any]:
+        return {"level": self.level, "turns": self.turn, "destroyed": self.destroyed}
+
+    def robot_cells(self) -> list[tuple[int, int]]:
+        return [divmod(i, self.game.cols) for i in bits(self.robots)]
+
+    def scrap_cells(self) -> list[tuple[int, int]]:
+        return [divmod(i, self.game.cols) for i in bits(self.scrap)]
+
+    # -- views ------------------------------------------------------------------------------
+    def board_rows(self) -> list[str]:
+        """The board as strings: ``@`` player, ``+`` robot, ``*`` scrap, ``.`` empty."""
+        cells = bytearray(b"." * self.geometry.cells)
+        for i in bits(self.scrap):
+            cells[i] = ord("*")
+        for i in bits(self.robots):
+            cells[i] = ord("+")
+        cells[self.player] = ord("@")
+        text = cells.decode()
+        cols = self.game.cols
+        return [text[i:i + cols] for i in range(0, len(text), cols)]
+
+    def observation(self, player: int = 0) -> dict[str, Any]:
+        return {"game": "robots", "rows": self.game.rows, "cols": self.game.cols,
+                "board": self.board_rows(), "player": list(self.position),
+                "level": self.level, "score": self.score, "turn": self.turn,
+                "robots_left": self.robots.bit_count(), "destroyed": self.destroyed,
+                "to_move": self.to_move, "legal_moves": self.legal_moves()}
+
+    def spectator(self) -> dict[str, Any]:
+        view = self.observation(0)
+        view["result"] = None if self._result is None else self._result.to_json()
+        return view
+
+    def render(self, player: int | None = None) -> str:
+        lines = self.board_rows()
+        if self._result is None:
+            lines.append(f"level {self.level}, score {self.score}, turn {self.turn}, "
+                         f"{self.robots.bit_count()} robots left")
+        else:
+            lines.append(self._result.summary())
+        return "\n".join(lines)
+
+    # -- copying ----------------------------------------------------------------------------
+    def copy(self) -> RobotsState:
+        twin = RobotsState.__new__(RobotsState)
+        twin.__dict__.update(self.__dict__)
+        twin.rng = self.rng.copy()
+        # Copy-on-write history: a search copies far more often than it keeps the copy.
+        self._history_shared = twin._history_shared = True
+        return twin
+
+
+def _nth_bit(mask: int, n: int, chunk: int) -> int:
+    """Index of the ``n``-th (0-based) set bit of ``mask``, skipping ``chunk``-bit runs."""
+    base = 0
+    part = (1 << chunk) - 1
+    while True:
+        count = (mask & part).bit_count()
+        if n < count:
+            break
+        n -= count
+        mask >>= chunk
+        base += chunk
+    for i in bits(mask & part):
+        if n == 0:
+            return base + i
+        n -= 1
+    raise AssertionError("unreachable: n was below the popcount")
