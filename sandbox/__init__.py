@@ -1,0 +1,29 @@
+"""botleague's sandbox and referee: play bots written by strangers, safely and fairly.
+
+    from sandbox import BotSpec, Limits, run_match
+
+    record = run_match("stones", [BotSpec("mybot.zip"), BotSpec("builtin:random")],
+                       options={"size": 5}, seed=7, limits=Limits(move_time=0.5),
+                       backend="process")
+    record.result.summary(), record.to_json()
+
+Backends: ``process`` (bubblewrap namespaces, the default), ``docker`` (one container per
+bot), ``bare`` (no isolation: the benchmark baseline only). See ``docs/sandbox.md`` and the
+bot protocol in ``docs/protocol.md``.
+"""
+
+from sandbox.backends import BACKENDS, Backend, get_backend
+from sandbox.build import BotBuildError
+from sandbox.errors import BackendUnavailable, BotPackageError, SandboxError
+from sandbox.limits import Limits
+from sandbox.packages import BotSpec
+from sandbox.record import MatchRecord, MoveRecord, PlayerRecord
+from sandbox.referee import run_match
+
+FORFEIT_REASONS = ("timeout", "crash", "illegal", "malformed", "output-limit", "memory-limit")
+
+__all__ = [
+    "BACKENDS", "FORFEIT_REASONS", "Backend", "BackendUnavailable", "BotBuildError",
+    "BotPackageError", "BotSpec", "Limits", "MatchRecord", "MoveRecord", "PlayerRecord",
+    "SandboxError", "get_backend", "run_match",
+]

@@ -1,0 +1,237 @@
+"""The ``docker`` backend: one container per bot per match, through the Docker SDK.
+
+Each container: no network, read-only root, a small tmpfs ``/tmp``, memory (swap included),
+pids and CPU limits, every capability dropped, ``no-new-privileges``, Docker's default
+seccomp profile, and the slot's own unprivileged uid. The bot is the container's pid 1 (no
+init to trace; when it exits everything in the container dies with it). Its files, the
+engine library and the C++ build are bind-mounted read-only, so the daemon must run on the
+worker's host (as it does when a worker uses the host's ``/var/run/docker.sock``).
+
+stdin/stdout/stderr go over the attach socket (stdout and stderr multiplexed). The idle bot
+is paused like in the process backend, by signalling the processes in the container's
+cgroup when the host's cgroups are visible, through the API's pause otherwise.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+from pathlib import Path
+from typing import Any
+
+from sandbox.backends.base import Backend, ExitInfo, LaunchSpec, RunningBot
+from sandbox.cgroups import Cgroup
+from sandbox.channel import MultiplexedSocketTransport
+from sandbox.errors import BackendUnavailable
+from sandbox.languages import SANDBOXED
+from sandbox.runtime import SANDBOX_BOT, SANDBOX_BUILD, SANDBOX_LIB
+from sandbox.slots import Slot, acquire_slot
+
+DEFAULT_IMAGE = "botleague/runner:latest"
+LABEL = "org.botleague.sandbox"
+BOT_ENV = {"HOME": "/tmp", "TMPDIR": "/tmp", "PATH": "/usr/local/bin:/usr/bin:/bin",
+           "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def _container_cgroup(pid: int) -> Cgroup | None:
+    """The container's cgroup as seen from this host, for fast pausing; None if not visible."""
+    try:
+        lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    dirs: dict[str, Path] = {}
+    version = 1
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        if controllers == "" and path != "/":
+            candidate = Path("/sys/fs/cgroup") / path.lstrip("/")
+            if (candidate / "cgroup.freeze").exists():
+                return Cgroup(2, {"": candidate})
+        for controller in ("pids", "freezer", "memory"):
+            if controller in controllers.split(","):
+                candidate = Path("/sys/fs/cgroup") / controller / path.lstrip("/")
+                if candidate.is_dir():
+                    dirs[controller] = candidate
+    if "freezer" in dirs:
+        return Cgroup(version, dirs)
+    return None
+
+
+class DockerBot(RunningBot):
+    def __init__(self, container: Any, sock_io: Any, slot: Slot | None) -> None:
+        self.container = container
+        self._sock_io = sock_io  # keeps the hijacked connection alive
+        raw: socket.socket = sock_io._sock
+        self.transport = MultiplexedSocketTransport(raw)
+        self.slot = slot
+        self.cgroup: Cgroup | None = None
+        self._stopped: tuple[int, ...] = ()
+        self._paused_by_api = False
+        self._frozen = False
+        self._exit: ExitInfo | None = None
+        self._cleaned = False
+
+    def attach_cgroup(self) -> None:
+        pid = self.container.attrs.get("State", {}).get("Pid") or 0
+        if pid and os.geteuid() == 0:
+            self.cgroup = _container_cgroup(pid)
+
+    def pause(self) -> None:
+        if self.cgroup is None:
+            with contextlib.suppress(Exception):
+                self.container.pause()
+                self._paused_by_api = True
+            return
+        pids = self.cgroup.pids()
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+        self._stopped = pids
+        if self.cgroup.pids() != pids:
+            self.cgroup.freeze()
+            self._frozen = True
+
+    def resume(self) -> None:
+        if self._paused_by_api:
+            with contextlib.suppress(Exception):
+                self.container.unpause()
+            self._paused_by_api = False
+        if self._frozen and self.cgroup is not None:
+            self.cgroup.thaw()
+            self._frozen = False
+        for pid in self._stopped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+        self._stopped = ()
+
+    def kill(self) -> None:
+        if self._frozen and self.cgroup is not None:
+            self.cgroup.thaw()
+            self._frozen = False
+        with contextlib.suppress(Exception):
+            self.container.kill()
+
+    def wait(self, timeout: float) -> ExitInfo | None:
+        if self._exit is not None:
+            return self._exit
+        try:
+            status = self.container.wait(timeout=max(timeout, 0.05))
+        except Exception:  # requests' ReadTimeout/ConnectionError: still running
+            return None
+        code = int(status.get("StatusCode", -1))
+        oom = False
+        with contextlib.suppress(Exception):
+            self.container.reload()
+            oom = bool(self.container.attrs["State"].get("OOMKilled"))
+        self._exit = ExitInfo.from_status(code, oom=oom)
+        return self._exit
+
+    def cleanup(self) -> None:
+        if self._cleaned:
+            return
+        self._cleaned = True
+        self.transport.close()
+        with contextlib.suppress(Exception):
+            self._sock_io.close()
+        with contextlib.suppress(Exception):
+            self.container.remove(force=True)
+        if self.slot is not None:
+            self.slot.release()
+
+
+class DockerBackend(Backend):
+    name = "docker"
+    places = SANDBOXED
+
+    def __init__(self, image: str | None = None) -> None:
+        try:
+            import docker
+            import docker.errors
+        except ImportError:
+            raise BackendUnavailable("the Docker SDK is missing: pip install docker") from None
+        self.image = image or os.environ.get("BOTLEAGUE_RUNNER_IMAGE", DEFAULT_IMAGE)
+        try:
+            self.client = docker.from_env(timeout=60)
+            self.client.ping()
+            self.engine = self.client.version().get("Version", "?")
+        except Exception as error:
+            raise BackendUnavailable(
+                f"no Docker engine reachable ({error.__class__.__name__}); start dockerd "
+                "(./dev setup does) or use --backend process") from None
+        try:
+            self.image_id = self.client.images.get(self.image).id
+        except docker.errors.ImageNotFound:
+            raise BackendUnavailable(
+                f"runner image {self.image} is missing; build it with ./dev setup "
+                "(scripts/setup.d/sandbox.sh)") from None
+
+    def describe(self) -> str:
+        return (f"docker backend: image {self.image} ({self.image_id[7:19]}), "
+                f"engine {self.engine}, one container per bot, uid per slot")
+
+    def cache_key(self) -> str:
+        return f"docker:{self.image_id}"
+
+    def launch(self, spec: LaunchSpec) -> RunningBot:
+        slot = acquire_slot()
+        container = None
+        try:
+            if spec.build_writable and spec.build_dir is not None and os.geteuid() == 0:
+                os.chown(spec.build_dir, slot.uid, slot.gid)
+            created = self.client.api.create_container(**self._config(spec, slot))
+            container = self.client.containers.get(created["Id"])
+            sock_io = self.client.api.attach_socket(
+                container.id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
+            bot = DockerBot(container, sock_io, slot)
+            container.start()
+            container.reload()
+            bot.attach_cgroup()
+            return bot
+        except BaseException:
+            if container is not None:
+                with contextlib.suppress(Exception):
+                    container.remove(force=True)
+            slot.release()
+            raise
+
+    def _config(self, spec: LaunchSpec, slot: Slot) -> dict[str, Any]:
+        """Arguments of the low-level ``create_container``.
+
+        StdinOnce makes closing the attach socket's input close the bot's stdin.
+        """
+        from docker.types import Ulimit
+
+        limits = spec.limits
+        binds = {str(spec.lib_dir): {"bind": SANDBOX_LIB, "mode": "ro"}}
+        if spec.package_dir is not None:
+            binds[str(spec.package_dir)] = {"bind": SANDBOX_BOT, "mode": "ro"}
+        if spec.build_dir is not None:
+            binds[str(spec.build_dir)] = {"bind": SANDBOX_BUILD,
+                                          "mode": "rw" if spec.build_writable else "ro"}
+        host_config = self.client.api.create_host_config(
+            binds=binds, network_mode="none", read_only=True,
+            tmpfs={"/tmp": f"rw,nosuid,nodev,size={limits.tmp_size},mode=1777"},
+            mem_limit=limits.memory, memswap_limit=limits.memory,
+            pids_limit=limits.pids, nano_cpus=int(limits.cpus * 1e9),
+            cap_drop=["ALL"], security_opt=["no-new-privileges"], ipc_mode="private",
+            ulimits=[Ulimit(name="nofile", soft=256, hard=256),
+                     Ulimit(name="core", soft=0, hard=0)])
+        return {
+            "image": self.image, "command": spec.command, "user": f"{slot.uid}:{slot.gid}",
+            # detach=False with stdin_open is how docker-py sets StdinOnce (and attaches).
+            "detach": False, "stdin_open": True, "tty": False,
+            "hostname": "bot", "environment": {**BOT_ENV, **spec.env},
+            "working_dir": SANDBOX_BOT if spec.package_dir is not None else "/tmp",
+            "labels": {LABEL: spec.label[:60] or "bot"}, "host_config": host_config,
+            "network_disabled": True,
+        }
+
+
+def leftover_containers() -> list[str]:
+    """Bot containers still present (tests check that none are left behind)."""
+    import docker
+
+    client = docker.from_env()
+    return [c.name for c in client.containers.list(all=True, filters={"label": LABEL})]
