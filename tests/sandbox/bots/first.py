@@ -1,0 +1,4 @@
+# Plays the first legal move, quickly.
+from botlib import run
+
+run(lambda turn: turn.legal_moves[0])
