@@ -135,7 +135,10 @@ class ExpectimaxSearch:
                  if (after := slide(board)[0]) != board]
         if not moves:
             raise ValueError("no legal move on this board")
-        best, depth = moves[0][0], 0
+        # Depth 0 (the heuristic of each afterstate) always completes: a fallback if the
+        # process stalls before even depth 1 finishes.
+        best = max((self.evaluate(after), d) for d, after in moves)[1]
+        depth = 0
         last = 0.0
         while depth < 8:
             began = time.perf_counter()

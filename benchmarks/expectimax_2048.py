@@ -1,0 +1,67 @@
+"""The expectimax 2048 player over seeded 4x4 games, on one core, within a time per move.
+
+    .venv/bin/python -m benchmarks.expectimax_2048 [--games 20] [--budget-ms 70]
+
+Prints each game's largest tile, score and moves, the mean and largest time per move (wall
+clock around ``choose``, the time a referee would see), and how many games reached 2048
+(target: at least 10 of 20 at no more than 100 ms a move). Takes tens of minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections import Counter
+
+from benchmarks.common import pin_to_one_core
+from games.g2048 import G2048
+from games.players.g2048 import Expectimax2048
+
+
+def play_one(game: G2048, seed: int, budget_ms: float) -> tuple[int, int, int, list[float],
+                                                                   list[int]]:
+    player = Expectimax2048(game, 0, seed, budget_ms=budget_ms)
+    state = game.new_state(seed)
+    times: list[float] = []
+    while state.to_move is not None:
+        observation = state.observation(0)
+        began = time.perf_counter()
+        move = player.choose(observation)
+        times.append(time.perf_counter() - began)
+        state.apply(move)
+    return state.max_tile(), state.score, state.turn, times, player.depths
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--budget-ms", type=float, default=Expectimax2048.default_budget_ms)
+    parser.add_argument("--first-seed", type=int, default=1)
+    args = parser.parse_args()
+    pin_to_one_core()
+    game = G2048()  # 4x4, p_two 0.75
+    print(f"expectimax 2048: {args.games} games on 4x4, budget {args.budget_ms:g} ms a move")
+    print(f"{'seed':>4} {'max tile':>8} {'score':>7} {'moves':>6} {'mean ms':>8} {'max ms':>7}"
+          f"  depths")
+    tiles, scores, all_times = [], [], []
+    for seed in range(args.first_seed, args.first_seed + args.games):
+        tile, score, moves, times, depths = play_one(game, seed, args.budget_ms)
+        tiles.append(tile)
+        scores.append(score)
+        all_times.extend(times)
+        spread = " ".join(f"{d}:{n}" for d, n in sorted(Counter(depths).items()))
+        print(f"{seed:>4} {tile:>8} {score:>7} {moves:>6} {statistics.mean(times) * 1e3:>8.1f}"
+              f" {max(times) * 1e3:>7.1f}  {spread}", flush=True)
+    reached = sum(t >= 2048 for t in tiles)
+    print(f"\nreached 2048: {reached} of {len(tiles)} (target: at least 10 of 20)")
+    print(f"largest tiles: {dict(sorted(Counter(tiles).items()))}")
+    print(f"score: mean {statistics.mean(scores):,.0f}, median {statistics.median(scores):,.0f}, "
+          f"best {max(scores):,}")
+    over = sum(t > 0.1 for t in all_times)
+    print(f"time per move: mean {statistics.mean(all_times) * 1e3:.1f} ms, "
+          f"max {max(all_times) * 1e3:.1f} ms, {over} of {len(all_times)} moves over 100 ms")
+
+
+if __name__ == "__main__":
+    main()
