@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +27,16 @@ from sandbox.record import MatchRecord, MoveRecord
 from sandbox.referee import run_match
 from sandbox.summary import tally
 
-err = Console(stderr=True, highlight=False)
-out = Console(highlight=False)
+
+def _console(stderr: bool = False) -> Console:
+    """Rich wraps at 80 columns when not on a terminal; pipes and CI logs get room."""
+    probe = Console(stderr=stderr)
+    return Console(stderr=stderr, highlight=False,
+                   width=None if probe.is_terminal else max(probe.width, 120))
+
+
+err = _console(stderr=True)
+out = _console()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,6 +12,7 @@ import os
 import shutil
 import stat
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -153,7 +154,7 @@ def _extract_zip(src: Path, dest: Path) -> None:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 with archive.open(info) as fin, open(target, "wb") as fout:
                     shutil.copyfileobj(fin, fout)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError) as error:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, zlib.error) as error:
         raise BotPackageError(f"bot {str(src)!r}: cannot read the zip ({error})") from None
 
 

@@ -27,7 +27,7 @@ from sandbox.channel import Channel, Status
 from sandbox.errors import BotPackageError, SandboxError
 from sandbox.languages import bot_command, builtin_command
 from sandbox.limits import Limits
-from sandbox.packages import BotPackage, BotSpec, unpack
+from sandbox.packages import BotPackage, BotSpec, check_spec, unpack
 from sandbox.record import MatchRecord, MoveRecord, PlayerRecord
 from sandbox.runtime import library_dir
 
@@ -88,6 +88,7 @@ def run_match(game_id: str, bots: Sequence[BotSpec | str], *, options: dict[str,
 
 def _prepare(game_id: str, seat: int, spec: BotSpec, limits: Limits, backend: Backend,
              workdir: Path) -> _Seat:
+    check_spec(spec)
     lib = library_dir()
     record = PlayerRecord(seat=seat, name=spec.name, source=spec.source,
                           time_bank_left=limits.time_bank)

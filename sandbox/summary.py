@@ -32,7 +32,7 @@ class BotTally:
         if not self.move_times:
             return "-"
         mean = statistics.fmean(self.move_times) * 1000
-        return f"{mean:.1f} ms (max {max(self.move_times) * 1000:.0f} ms)"
+        return f"{mean:.1f} ms (max {max(self.move_times) * 1000:.1f})"
 
 
 def tally(records: list[MatchRecord], names: list[str]) -> list[BotTally]:

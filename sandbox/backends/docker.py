@@ -147,8 +147,9 @@ class DockerBackend(Backend):
 
     def __init__(self, image: str | None = None) -> None:
         try:
-            import docker
             import docker.errors
+
+            import docker
         except ImportError:
             raise BackendUnavailable("the Docker SDK is missing: pip install docker") from None
         self.image = image or os.environ.get("BOTLEAGUE_RUNNER_IMAGE", DEFAULT_IMAGE)

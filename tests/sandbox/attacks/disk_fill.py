@@ -1,4 +1,5 @@
 # Tries to write 2 GiB wherever it can; every place must be read-only or small.
+import contextlib
 import os
 
 from _common import attack_then_play
@@ -17,10 +18,8 @@ def fill(path):
     except OSError as error:
         return written, error.strerror
     finally:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(path)
-        except OSError:
-            pass
     return written, None
 
 

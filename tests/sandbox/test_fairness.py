@@ -1,0 +1,41 @@
+"""Fairness: the bot not on move is paused, so a spinning opponent cannot eat the thinker's time.
+
+The thinker burns a fixed amount of work per move. Against a quiet opponent and against one
+that leaves three busy processes running after each of its moves, its time per move must be
+about the same on a sandbox backend. On the bare backend (no pausing) the spinners do slow
+it down, which shows the measurement can see theft when it happens.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from tests.sandbox.conftest import BOTS, FAST, play
+
+pytestmark = pytest.mark.usefixtures("clean_worker")
+LIMITS = FAST.with_changes(move_time=5.0)
+
+
+def thinker_time(opponent: str, backend: str) -> float:
+    record = play([str(BOTS / "thinker.py"), str(BOTS / opponent)], backend, limits=LIMITS,
+                  options={"size": 9})
+    assert record.forfeit is None, record.result
+    times = [m.time for m in record.moves if m.seat == 0][1:]  # skip start-up
+    return statistics.median(times)
+
+
+def slowdown(backend: str) -> float:
+    quiet = min(thinker_time("first.py", backend) for _ in range(2))
+    noisy = min(thinker_time("spinner.py", backend) for _ in range(2))
+    return noisy / quiet
+
+
+def test_the_idle_bot_cannot_steal_the_thinkers_time(backend: str) -> None:
+    assert slowdown(backend) < 1.3
+
+
+@pytest.mark.slow
+def test_without_pausing_the_spinner_does_steal_time() -> None:
+    assert slowdown("bare") > 1.4
