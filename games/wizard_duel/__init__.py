@@ -14,9 +14,9 @@ Decisions this engine takes where the sheet is silent:
 - Refill: a cell emptied on turn t with delay d (1-5) is refilled when turn t + d closes, so
   it is empty on turns t+1..t+d. Elements under an obstacle stay there (and a cell under an
   obstacle still refills); nobody can gather them until the obstacle is gone.
-- Chance: the match seed draws the start map and one seed per cell; each refill of a cell
-  draws from that cell's own stream, so one wizard's unseen doings never change what the
-  other sees elsewhere.
+- Chance: the match seed draws the start map and a base from which every refill of every
+  cell forks its own stream, so one wizard's unseen doings never change what the other sees
+  elsewhere (a single shared stream would: see the secrecy tests).
 - Vision of one's own cell: at the close of every turn slot, after refills, both wizards see
   their own cell (and a gatherer sees it at once).
 - Moving into an obstacle is legal and fails like moving into the hidden opponent (the wizard

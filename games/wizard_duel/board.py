@@ -96,24 +96,36 @@ TOTAL = {code: sum(counts(code)) for code in TEXT}
 KIND_UNIT = tuple(1 << (BITS * k) for k in range(5))
 
 
-def random_cell(rng: Rng) -> int:
-    """1-5 elements (uniform), each of a kind chosen uniformly."""
+_KINDS_SPACE = 5 ** CELL_MAX
+_DELAYS = REFILL_DELAY[1] - REFILL_DELAY[0] + 1
+
+
+def _cell_from(x: int) -> int:
+    """Contents from a number uniform in [0, 5 * 5**5): the count 1-5 from its last base-5
+    digit, then one kind per further digit, so one draw makes a whole cell."""
+    n = x % CELL_MAX + 1
+    x //= CELL_MAX
     code = 0
-    for _ in range(rng.between(1, CELL_MAX)):
-        code += KIND_UNIT[rng.below(5)]
+    for _ in range(n):
+        code += KIND_UNIT[x % 5]
+        x //= 5
     return code
 
 
-def refill_draw(cell_seed: int, serial: int) -> tuple[int, int]:
-    """(delay, contents) of a cell's ``serial``-th refill.
+def random_cell(rng: Rng) -> int:
+    """1-5 elements (uniform), each of a kind chosen uniformly."""
+    return _cell_from(rng.below(CELL_MAX * _KINDS_SPACE))
 
-    Each cell owns a stream derived from the match seed, so what one wizard does to a cell
-    never shifts the chance anywhere else: a refill the other wizard can see is the same
-    whatever happened out of its sight.
+
+def refill_draw(base: int, cell: int, serial: int) -> tuple[int, int]:
+    """(delay, contents) of ``cell``'s ``serial``-th refill.
+
+    Each (cell, serial) pair has its own stream forked from ``base`` (drawn once from the
+    match seed), so what one wizard does to a cell never shifts the chance anywhere else: a
+    refill the other wizard can see is the same whatever happened out of its sight.
     """
-    rng = Rng(cell_seed).fork(serial)
-    delay = rng.between(*REFILL_DELAY)
-    return delay, random_cell(rng)
+    x = Rng(base).fork((cell << 32) | serial).below(_DELAYS * CELL_MAX * _KINDS_SPACE)
+    return REFILL_DELAY[0] + x % _DELAYS, _cell_from(x // _DELAYS)
 
 
 @cache

@@ -6,7 +6,7 @@ time so a caller may change what it is given.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -29,27 +29,25 @@ class WallResult(StrEnum):
     WIZARD = "wizard"
 
 
-@dataclass(frozen=True, slots=True)
-class Seen:
-    """One cell as a look, scan or wall saw it."""
-
-    cell: int
-    code: int
-    obstacle: int
-
-    def to_json(self) -> list[Any]:
-        return [self.cell // COLS, self.cell % COLS, TEXT[self.code], self.obstacle]
+SeenCell = tuple[int, int, str, int]
+"""A cell as a look, scan or wall saw it: row, column, element digits, obstacle durability."""
 
 
-def _rc(cell: int) -> list[int] | None:
-    return None if cell < 0 else [cell // COLS, cell % COLS]
+def seen_cell(cell: int, code: int, obstacle: int) -> SeenCell:
+    return (cell // COLS, cell % COLS, TEXT[code], obstacle)
+
+
+def _rc(cell: int) -> tuple[int, int] | None:
+    return None if cell < 0 else (cell // COLS, cell % COLS)
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
     """``kind`` is one of damaged, shielded, attack, blocked, look, scan, wall.
 
-    Fields unused by a kind keep their defaults and are left out of the JSON.
+    Fields unused by a kind keep their defaults and are left out of the JSON. The JSON is
+    worked out once, when first asked for (observations repeat every event every turn), and
+    copied on the way out.
     """
 
     turn: int
@@ -62,11 +60,13 @@ class Event:
     n: int = 0
     direction: str = ""
     power: int = 0
-    seen: tuple[Seen, ...] = ()
+    seen: tuple[SeenCell, ...] = ()
     opponent: int = -1
     result: str = ""
+    _json: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
+    _pairs: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)
 
-    def to_json(self) -> dict[str, Any]:
+    def _fields(self) -> dict[str, Any]:
         out: dict[str, Any] = {"turn": self.turn, "kind": self.kind}
         kind = self.kind
         if kind == "damaged":
@@ -80,11 +80,25 @@ class Event:
                 out["n"] = self.n
             else:
                 out.update(direction=self.direction, power=self.power)
-            out["cells"] = [s.to_json() for s in self.seen]
+            out["cells"] = self.seen
             out["opponent"] = _rc(self.opponent)
         elif kind == "wall":
             out.update(direction=self.direction, power=self.power, cell=_rc(self.cell),
                        result=self.result)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        if self._json is None:
+            fields = self._fields()
+            pairs = tuple(k for k, v in fields.items() if isinstance(v, tuple) and k != "cells")
+            object.__setattr__(self, "_json", fields)
+            object.__setattr__(self, "_pairs", pairs)
+        assert self._json is not None
+        out = self._json.copy()
+        for key in self._pairs:
+            out[key] = list(out[key])
+        if "cells" in out:
+            out["cells"] = [list(cell) for cell in self.seen]
         return out
 
 

@@ -6,14 +6,13 @@ N cells skips its next N - 1 turn slots, which pass automatically. At the end of
 played or skipped: refills that fell due land, the shield of the player who did not own the
 slot wears down by one, and each wizard sees its own cell.
 
-Chance: ``rng`` (from the match seed) draws the start map and one seed per cell; each refill
-of a cell draws from that cell's own stream. Nothing a wizard does out of the other's sight
-can therefore change what the other will see (see ``board.refill_draw``).
+Chance: ``rng`` (from the match seed) draws the start map and one base for refills; each
+refill of each cell draws from its own stream forked from that base. Nothing a wizard does
+out of the other's sight can therefore change what the other will see (``board.refill_draw``).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from games.core import State
@@ -52,7 +51,7 @@ from games.wizard_duel.board import (
     random_cell,
     refill_draw,
 )
-from games.wizard_duel.events import Event, Hit, Seen, Sighting, WallResult
+from games.wizard_duel.events import Event, Hit, Sighting, WallResult, seen_cell
 
 if TYPE_CHECKING:
     from games.wizard_duel.game import WizardDuel
@@ -84,8 +83,8 @@ class WizardDuelState(State):
         self._result = None
         self.turns_each: int = game.options["turns_each"]
         self.cells = [random_cell(self.rng) for _ in range(CELLS)]
-        # One stream per cell, so refills stay independent of each other (see module doc).
-        self.cell_seeds = tuple(self.rng.next64() for _ in range(CELLS))
+        # Refills fork their own streams from this, independent of each other (module doc).
+        self.refill_base = self.rng.next64()
         self.obstacles = [0] * CELLS
         self.refill_at = [0] * CELLS
         self.pending = [0] * CELLS
@@ -234,7 +233,7 @@ class WizardDuelState(State):
         self.gathered[seat] += sum(take)
         self._see(seat, (here,))
         if code == 0:
-            delay, contents = refill_draw(self.cell_seeds[here], self.refills[here])
+            delay, contents = refill_draw(self.refill_base, here, self.refills[here])
             self.refills[here] += 1
             self.refill_at[here] = self.turn + delay
             self.pending[here] = contents
@@ -246,7 +245,7 @@ class WizardDuelState(State):
         for d in range(4):
             seen += self._ray(RAY[d][here][:n])
         self.skip[seat] = n - 1
-        self._vision_event(seat, seen, Event(self.turn, "look", n=n))
+        self._vision_event(seat, seen, "look", n=n)
 
     def _cast(self, seat: int, cast: Cast) -> None:
         kind, cost = cast.cost
@@ -269,8 +268,8 @@ class WizardDuelState(State):
         elif spell is Spell.SCAN:
             assert cast.direction is not None
             ray = RAY[DIRECTIONS.index(cast.direction)][here][:SCAN_RANGE[cast.power]]
-            self._vision_event(seat, self._ray(ray), Event(
-                self.turn, "scan", direction=str(cast.direction), power=cast.power))
+            self._vision_event(seat, self._ray(ray), "scan", direction=str(cast.direction),
+                               power=cast.power)
         else:
             assert cast.direction is not None
             self._wall(seat, cast.direction, cast.power)
@@ -335,15 +334,16 @@ class WizardDuelState(State):
     def _spot(self, seat: int, cell: int, how: str) -> None:
         self.sighting[seat] = Sighting(cell, self.turn, how)
 
-    def _vision_event(self, seat: int, seen: list[int], event: Event) -> None:
+    def _vision_event(self, seat: int, seen: list[int], kind: str, **fields: Any) -> None:
         self._see(seat, seen)
         other = self.pos[1 - seat]
         found = other if other in seen else -1
         if found >= 0:
-            self._spot(seat, found, event.kind)
+            self._spot(seat, found, kind)
         cells, obstacles = self.cells, self.obstacles
-        snapshot = tuple(Seen(c, cells[c], obstacles[c]) for c in seen)
-        self.events[seat].append(replace(event, seen=snapshot, opponent=found))
+        snapshot = tuple(seen_cell(c, cells[c], obstacles[c]) for c in seen)
+        self.events[seat].append(Event(self.turn, kind, seen=snapshot, opponent=found,
+                                       **fields))
 
     # -- the clock ----------------------------------------------------------------------
     def _advance(self) -> None:

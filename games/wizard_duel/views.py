@@ -27,12 +27,16 @@ def _phase(state: WizardDuelState) -> str:
     return "place" if state.turn == 0 else "play"
 
 
+_text = TEXT.__getitem__
+_obstacle_char = _OBSTACLE_CHAR.__getitem__
+
+
 def _grid_text(codes: list[int]) -> list[list[str]]:
-    return [[TEXT[c] for c in codes[r * COLS:(r + 1) * COLS]] for r in range(ROWS)]
+    return [list(map(_text, codes[r * COLS:(r + 1) * COLS])) for r in range(ROWS)]
 
 
 def _grid_obstacles(durability: list[int]) -> list[str]:
-    return ["".join(_OBSTACLE_CHAR[v] for v in durability[r * COLS:(r + 1) * COLS])
+    return ["".join(map(_obstacle_char, durability[r * COLS:(r + 1) * COLS]))
             for r in range(ROWS)]
 
 
