@@ -39,6 +39,7 @@ from games.wizard_duel.board import (
     CELLS,
     COLS,
     HALF_CELLS,
+    KIND_UNIT,
     RAY,
     ROWS,
     STEP,
@@ -227,7 +228,7 @@ class WizardDuelState(State):
         code = self.cells[here]
         held = self.held[seat]
         for kind, n in enumerate(take):
-            code -= n << (3 * kind)
+            code -= n * KIND_UNIT[kind]
             held[kind] += n
         self.cells[here] = code
         self.gathered[seat] += sum(take)
