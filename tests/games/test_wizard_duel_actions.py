@@ -6,7 +6,7 @@ import pytest
 
 from games.errors import IllegalMoveError
 from games.wizard_duel.board import index
-from tests.games.test_wizard_duel_support import (
+from tests.games.wizard_support import (
     code,
     events,
     fingerprint,

@@ -9,7 +9,7 @@ import pytest
 from games.errors import OptionError
 from games.result import Outcome, Result
 from games.wizard_duel.board import TOTAL, counts, index
-from tests.games.test_wizard_duel_support import give, placed, play, set_cell
+from tests.games.wizard_support import give, placed, play, set_cell
 
 CELL = index(4, 4)
 

@@ -9,7 +9,7 @@ import pytest
 from games.errors import IllegalMoveError, MalformedMoveError
 from games.rng import Rng
 from games.wizard_duel import Action, Cast, Direction, Gather, Look, Move, Place, Spell
-from tests.games.test_wizard_duel_support import fingerprint, give, new, placed, set_cell
+from tests.games.wizard_support import fingerprint, give, new, placed, set_cell
 
 
 @pytest.mark.parametrize(("text", "action", "canonical"), [

@@ -12,7 +12,7 @@ from games.errors import IllegalMoveError
 from games.rng import Rng
 from games.wizard_duel import CAPACITY, WizardDuel, WizardDuelState
 from games.wizard_duel.board import CELL_MAX, TOTAL
-from tests.games.test_wizard_duel_support import dumps, random_playout
+from tests.games.wizard_support import dumps, random_playout
 
 seeds = st.integers(0, 2**63)
 

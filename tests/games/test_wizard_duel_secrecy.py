@@ -25,7 +25,7 @@ from games.rng import Rng
 from games.wizard_duel import WizardDuel, WizardDuelState
 from games.wizard_duel.actions import DIRECTIONS
 from games.wizard_duel.board import COLS, RAY, STEP, random_cell
-from tests.games.test_wizard_duel_support import dumps, new, placed
+from tests.games.wizard_support import dumps, new, placed
 
 
 def _ray(cell: int, direction: str, length: int) -> tuple[int, ...]:
