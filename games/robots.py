@@ -57,7 +57,8 @@ class Command(IntEnum):
 
 
 _DELTAS = ((0, 0), (1, -1), (1, 0), (1, 1), (0, -1), (0, 0), (0, 1), (-1, -1), (-1, 0), (-1, 1))
-_STEPS = tuple(c for c in Command if c not in (Command.TELEPORT, Command.WAIT))
+_TEXTS = tuple(str(d) for d in range(10))
+_DIGITS = {text: d for d, text in enumerate(_TEXTS)}  # the hot path skips the enum
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -84,6 +85,17 @@ class Geometry:
         self.right = tuple(sum(self.col_masks[c + 1:]) for c in range(cols))
         self.not_first_col = self.full ^ self.col_masks[0]
         self.not_last_col = self.full ^ self.col_masks[-1]
+        # targets[cell][digit]: the cell a keypad step leads to, -1 off the board (0 and 5 stay)
+        self.targets = tuple(tuple(self._target(i, d) for d in range(10)) for i in range(n))
+        # the legal-move candidates from a cell, in command order: ("1", cell) ... ("9", cell)
+        self.candidates = tuple(tuple((str(d), t[d]) for d in range(1, 10) if t[d] >= 0)
+                                for t in self.targets)
+
+    def _target(self, cell: int, digit: int) -> int:
+        dr, dc = _DELTAS[digit]
+        r, c = divmod(cell, self.cols)
+        r, c = r + dr, c + dc
+        return r * self.cols + c if 0 <= r < self.rows and 0 <= c < self.cols else -1
 
     def step_robots(self, robots: int, player: int) -> tuple[int, ...]:
         """Each robot one step toward ``player`` (a cell index), as eight disjoint groups.
@@ -206,7 +218,9 @@ class RobotsState(State):
         g = self.game
         self.player = (g.rows // 2) * g.cols + g.cols // 2
         self.scrap = 0
-        cells = [i for i in range(self.geometry.cells) if i != self.player]
+        cells = list(range(self.geometry.cells))
+        cells[self.player], cells[-1] = cells[-1], cells[self.player]
+        cells.pop()  # every cell but the player's
         count = g.robots_for(self.level)
         robots = 0
         for k in range(count):  # a partial Fisher-Yates shuffle: the first ``count`` cells
@@ -230,59 +244,51 @@ class RobotsState(State):
         """The player's (row, col)."""
         return divmod(self.player, self.game.cols)
 
-    def step_target(self, command: Command) -> int | None:
+    def step_target(self, command: Command | int) -> int | None:
         """The cell a step command leads to, or ``None`` if it leaves the board."""
-        dr, dc = _DELTAS[command]
-        r, c = divmod(self.player, self.game.cols)
-        r, c = r + dr, c + dc
-        if not (0 <= r < self.game.rows and 0 <= c < self.game.cols):
-            return None
-        return r * self.game.cols + c
+        target = self.geometry.targets[self.player][command]
+        return None if target < 0 else target
 
     def legal_moves(self) -> list[str]:
         if self._result is not None:
             return []
         blocked = self.robots | self.scrap
         moves = ["0"]
-        for command in (1, 2, 3, 4):
-            target = self.step_target(Command(command))
-            if target is not None and not blocked >> target & 1:
-                moves.append(str(command))
-        moves.append("5")
-        for command in (6, 7, 8, 9):
-            target = self.step_target(Command(command))
-            if target is not None and not blocked >> target & 1:
-                moves.append(str(command))
+        # "5" is among the candidates with the player's own cell, which is never blocked
+        for text, target in self.geometry.candidates[self.player]:
+            if not blocked >> target & 1:
+                moves.append(text)
         return moves
 
     def _apply(self, move: str) -> None:
-        command = Command.parse(move)
-        target = self._check(command, move)
+        digit = _DIGITS.get(move) if isinstance(move, str) else None
+        if digit is None:
+            digit = int(Command.parse(move))
+        target = self._check(digit, move)
         if self._history_shared:
             self._history = list(self._history)
             self._history_shared = False
-        self._history.append(str(command))
+        self._history.append(_TEXTS[digit])
         self.player = target
         self.turn += 1
         self._robots_step()
 
-    def _check(self, command: Command, move: str) -> int:
-        """The player's cell after ``command``; raises if the command is not allowed."""
-        if command is Command.WAIT:
+    def _check(self, digit: int, move: str) -> int:
+        """The player's cell after command ``digit``; raises if it is not allowed."""
+        if digit == 5:
             return self.player
-        if command is Command.TELEPORT:
+        if digit == 0:
             return self._teleport_target()
-        target = self.step_target(command)
-        if target is None:
+        target = self.geometry.targets[self.player][digit]
+        if target >= 0 and not (self.robots | self.scrap) >> target & 1:
+            return target
+        word = Command(digit).word
+        if target < 0:
             r, c = self.position
-            raise IllegalMoveError(move, f"stepping {command.word} from ({r},{c}) "
-                                         "leaves the board")
+            raise IllegalMoveError(move, f"stepping {word} from ({r},{c}) leaves the board")
         where = f"({target // self.game.cols},{target % self.game.cols})"
-        if self.robots >> target & 1:
-            raise IllegalMoveError(move, f"stepping {command.word} runs into the robot at {where}")
-        if self.scrap >> target & 1:
-            raise IllegalMoveError(move, f"stepping {command.word} runs into the scrap at {where}")
-        return target
+        thing = "robot" if self.robots >> target & 1 else "scrap"
+        raise IllegalMoveError(move, f"stepping {word} runs into the {thing} at {where}")
 
     def _teleport_target(self) -> int:
         """A uniformly random cell with no robot, no scrap and not the player's own."""

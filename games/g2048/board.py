@@ -341,9 +341,11 @@ class Geometry:
                 (cols, True, rows, self.row_mask, row_pairs),
                 (rows, False, cols, self.col_mask, col_pairs),
                 (rows, True, cols, self.col_mask, col_pairs))))
-        self._spawn = _spawn_function(self.ones, self.low_mask, self.high_shift,
+        # spawn(board, draw, two_below): ``spawn_with`` without the method call
+        self.spawn = _spawn_function(self.ones, self.low_mask, self.high_shift,
                                       self.col_nibble, self._spawn_plain)
-        self._legal = _legal_function(legal_table(cols), self.row_mask, self.row_shifts,
+        # legal(board) -> mask: ``legal_mask`` without the method call, for hot loops
+        self.legal = _legal_function(legal_table(cols), self.row_mask, self.row_shifts,
                                       legal_table(rows), self.col_mask, self.col_shifts,
                                       self.high_shift, self._legal_plain)
 
@@ -354,7 +356,7 @@ class Geometry:
 
     def legal_mask(self, board: int) -> int:
         """Bit d set when sliding in direction d (LEFT=0, RIGHT, UP, DOWN) changes the board."""
-        return self._legal(board)
+        return self.legal(board)
 
     def empty_mask(self, board: int) -> int:
         """One bit (the nibble's lowest) per empty cell, in the row-major half."""
@@ -384,7 +386,7 @@ class Geometry:
         The draw's high half picks the empty cell (multiply-shift: each cell's chance is off by
         under 2**-26 even on 64 cells), its low half makes the tile a 2 when below ``two_below``.
         """
-        return self._spawn(board, draw, two_below)
+        return self.spawn(board, draw, two_below)
 
     def _spawn_plain(self, board: int, draw: int, two_below: int) -> tuple[int, int]:
         cells = self.empty_cells(board)

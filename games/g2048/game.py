@@ -170,7 +170,7 @@ class G2048State(State):
         if self._result is not None or self.pending_spawn:
             return 0
         if self._legal < 0:
-            self._legal = self.geometry.legal_mask(self.board)
+            self._legal = self.geometry.legal(self.board)
         return self._legal
 
     def legal_moves(self) -> list[str]:
@@ -201,7 +201,7 @@ class G2048State(State):
             self._own_history()
         self._history.append(_NAMES[direction])
         game = self.game
-        self.board, empties = geom.spawn_with(new, self.rng.next64(), game.two_below)
+        self.board, empties = geom.spawn(new, self.rng.next64(), game.two_below)
         self._legal = -1
         # A board with an empty cell always has a legal move, so only a full one is tested.
         if empties == 1 or turn >= game.max_turns:
