@@ -41,9 +41,17 @@ def safe_moves(state: RobotsState) -> list[Command]:
 
 @register_player("robots", "safe")
 class SafeRobots(Player):
-    """Among safe moves, the one that destroys most robots now, then the one that keeps most
-    safe moves for the next turn, then the one closest to the robots' centre (robots chasing
-    from one side pile up on each other). Teleports only when cornered."""
+    """Only ever takes a safe move (none available: teleport, the one way out).
+
+    Among safe moves it looks ``lookahead`` turns ahead through safe moves only (robots are
+    deterministic; teleports are not searched) and prefers the most robots destroyed, then
+    keeping several safe moves open, then the robots bunched together (robots chasing from one
+    side pile into each other).
+    """
+
+    lookahead = 2
+    _cornered = -100.0  # a line that leaves no safe move: it would have to teleport
+    _points = 10.0  # weight of one point of score against one open safe move
 
     def __init__(self, game: Game, seat: int, seed: int = 0, time_limit: float = 1.0) -> None:
         super().__init__(game, seat, seed, time_limit)
@@ -54,13 +62,11 @@ class SafeRobots(Player):
     def choose(self, observation: Mapping[str, Any]) -> str:
         state = self.robots_game.state_from_observation(observation)
         best: list[Command] = []
-        best_key: tuple[int, int, int] | None = None
-        for command in safe_moves(state):
-            after = state.copy()
-            after.apply(str(command))
-            if after.is_over() and after.result is not None and after.result.reason == "game-over":
-                continue  # cannot happen for a safe move; kept as a guard
-            key = (after.score - state.score, len(safe_moves(after)), -_spread(after))
+        best_key: tuple[float, int] | None = None
+        for command, after in self._safe_children(state):
+            value = (self._points * (after.score - state.score)
+                     + self._value(after, self.lookahead - 1))
+            key = (value, -_spread(after))
             if best_key is None or key > best_key:
                 best, best_key = [command], key
             elif key == best_key:
@@ -68,6 +74,23 @@ class SafeRobots(Player):
         if not best:
             return str(Command.TELEPORT)
         return str(self.rng.choice(best))
+
+    def _safe_children(self, state: RobotsState) -> list[tuple[Command, RobotsState]]:
+        children = []
+        for command in safe_moves(state):
+            after = state.copy()
+            after.apply(str(command))
+            children.append((command, after))
+        return children
+
+    def _value(self, state: RobotsState, depth: int) -> float:
+        children = self._safe_children(state)
+        if not children:
+            return self._cornered
+        if depth <= 0:
+            return float(min(len(children), 3))
+        return max(self._points * (after.score - state.score) + self._value(after, depth - 1)
+                   for _, after in children)
 
 
 def _spread(state: RobotsState) -> int:
