@@ -1,9 +1,11 @@
 """The referee: plays one match of 1 or 2 bots through the engine, never trusting a bot.
 
-Each bot is started when it first has to move (its start-up allowance covers the launch)
-and paused whenever it is not on move, so it cannot think on the other's time. Every way a
-bot can fail becomes a forfeit with a reason: ``timeout``, ``crash``, ``illegal``,
-``malformed``, ``output-limit``, ``memory-limit``.
+All bots are launched together when the match begins, so their interpreters start in
+parallel; a bot learns nothing (not even the ``start`` message) before its first turn, and is
+paused as soon as the first move of the match is made. From then on, every bot not on move
+is paused, so it cannot think on the other's time. Every way a bot can fail becomes a
+forfeit with a reason: ``timeout``, ``crash``, ``illegal``, ``malformed``, ``output-limit``,
+``memory-limit``.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -47,6 +50,8 @@ class _Seat:
     channel: Channel | None = None
     exit: ExitInfo | None = None
     done: bool = False
+    greeted: bool = False
+    paused: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -131,6 +136,7 @@ class _Match:
     def play(self) -> MatchRecord:
         began = time.monotonic()
         try:
+            self._launch_all()
             while (seat := self.state.to_move) is not None:
                 forfeit = self._turn(self.seats[seat])
                 if forfeit is not None:
@@ -143,36 +149,63 @@ class _Match:
 
     # -- one turn -------------------------------------------------------------------------
     def _turn(self, s: _Seat) -> _Forfeit | None:
-        first = s.bot is None
+        first = not s.greeted
         message = protocol.encode(protocol.turn_message(
             len(self.state.history), self.state.observation(s.seat),
             self.limits.move_time + s.bank + (self.limits.startup_time if first else 0.0),
             s.bank))
         allowance = self.limits.move_time + s.bank
+        assert s.channel is not None and s.bot is not None
         if first:
             allowance += self.limits.startup_time
-            t0 = time.monotonic()
-            self._start(s)
-        else:
-            assert s.bot is not None
-            s.bot.resume()
-            t0 = time.monotonic()
-        assert s.channel is not None and s.bot is not None
+            s.greeted = True
+            s.channel.send(self._start_message(s))
+        self._resume(s)
+        t0 = time.monotonic()
         s.channel.send(message)
         reply = s.channel.request(t0 + allowance)
         elapsed = time.monotonic() - t0
         if reply.status is Status.LINE:
-            s.bot.pause()
+            # The first move ends every other bot's free start-up time too.
+            for other in self.seats:
+                if other is s or not other.greeted:
+                    self._pause(other)
         return self._judge(s, reply.status, reply.line, elapsed, first, allowance)
 
-    def _start(self, s: _Seat) -> None:
+    def _pause(self, s: _Seat) -> None:
+        if s.bot is not None and not s.paused and not s.done:
+            s.bot.pause()
+            s.paused = True
+
+    def _resume(self, s: _Seat) -> None:
+        if s.bot is not None and s.paused:
+            s.bot.resume()
+            s.paused = False
+
+    def _launch_all(self) -> None:
+        """Launch every bot now; in threads only where launching is slow (containers).
+
+        Never for processes: bwrap's --die-with-parent is PR_SET_PDEATHSIG, which fires when
+        the *thread* that spawned it exits, so a pool thread ending would kill the bot.
+        """
+        if len(self.seats) == 1 or not self.backend.parallel_launch:
+            for s in self.seats:
+                self._launch(s)
+            return
+        with ThreadPoolExecutor(len(self.seats)) as pool:
+            for future in [pool.submit(self._launch, s) for s in self.seats]:
+                future.result()
+
+    def _launch(self, s: _Seat) -> None:
         s.bot = self.backend.launch(s.launch)
         s.channel = Channel(s.bot.transport, self.limits.max_line, self.limits.max_output,
                             self.limits.log_bytes)
         s.record.started = True
-        s.channel.send(protocol.encode(protocol.start_message(
+
+    def _start_message(self, s: _Seat) -> bytes:
+        return protocol.encode(protocol.start_message(
             self.game.id, dict(self.game.options), s.seat, self.game.num_players,
-            protocol.bot_seed(self.seed, s.seat), self.limits)))
+            protocol.bot_seed(self.seed, s.seat), self.limits))
 
     def _judge(self, s: _Seat, status: Status, line: bytes, elapsed: float, first: bool,
                allowance: float) -> _Forfeit | None:
@@ -233,8 +266,8 @@ class _Match:
                     "timeout", "output-limit", "memory-limit", "crash"}:
                 s.bot.kill()
                 continue
-            s.bot.resume()
-            if result is not None:
+            self._resume(s)
+            if result is not None and s.greeted:
                 s.channel.send(protocol.encode(protocol.end_message(result.to_json(), s.seat)))
         deadline = time.monotonic() + self.limits.end_grace
         for s in live:

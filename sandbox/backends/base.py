@@ -88,6 +88,8 @@ class RunningBot(ABC):
 class Backend(ABC):
     name: str
     places: Places
+    parallel_launch: bool = False
+    """Launch a match's bots from threads (only where launching is slow and thread-safe)."""
 
     @abstractmethod
     def describe(self) -> str:

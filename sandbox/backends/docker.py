@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import socket
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from sandbox.cgroups import Cgroup
 from sandbox.channel import MultiplexedSocketTransport
 from sandbox.errors import BackendUnavailable
 from sandbox.languages import SANDBOXED
+from sandbox.pausing import Pauser
 from sandbox.runtime import SANDBOX_BOT, SANDBOX_BUILD, SANDBOX_LIB
 from sandbox.slots import Slot, acquire_slot
 
@@ -66,50 +66,36 @@ class DockerBot(RunningBot):
         raw: socket.socket = sock_io._sock
         self.transport = MultiplexedSocketTransport(raw)
         self.slot = slot
-        self.cgroup: Cgroup | None = None
-        self._stopped: tuple[int, ...] = ()
+        self._pauser: Pauser | None = None
         self._paused_by_api = False
-        self._frozen = False
         self._exit: ExitInfo | None = None
         self._cleaned = False
 
     def attach_cgroup(self) -> None:
         pid = self.container.attrs.get("State", {}).get("Pid") or 0
-        if pid and os.geteuid() == 0:
-            self.cgroup = _container_cgroup(pid)
+        cgroup = _container_cgroup(pid) if pid and os.geteuid() == 0 else None
+        if cgroup is not None:
+            self._pauser = Pauser(cgroup.pids, cgroup)
 
     def pause(self) -> None:
-        if self.cgroup is None:
-            with contextlib.suppress(Exception):
-                self.container.pause()
-                self._paused_by_api = True
+        if self._pauser is not None:
+            self._pauser.pause()
             return
-        pids = self.cgroup.pids()
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGSTOP)
-        self._stopped = pids
-        if self.cgroup.pids() != pids:
-            self.cgroup.freeze()
-            self._frozen = True
+        with contextlib.suppress(Exception):
+            self.container.pause()
+            self._paused_by_api = True
 
     def resume(self) -> None:
-        if self._paused_by_api:
+        if self._pauser is not None:
+            self._pauser.resume()
+        elif self._paused_by_api:
             with contextlib.suppress(Exception):
                 self.container.unpause()
             self._paused_by_api = False
-        if self._frozen and self.cgroup is not None:
-            self.cgroup.thaw()
-            self._frozen = False
-        for pid in self._stopped:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGCONT)
-        self._stopped = ()
 
     def kill(self) -> None:
-        if self._frozen and self.cgroup is not None:
-            self.cgroup.thaw()
-            self._frozen = False
+        if self._pauser is not None:
+            self._pauser.release()
         with contextlib.suppress(Exception):
             self.container.kill()
 
@@ -132,6 +118,8 @@ class DockerBot(RunningBot):
         if self._cleaned:
             return
         self._cleaned = True
+        if self._pauser is not None:
+            self._pauser.release()
         self.transport.close()
         with contextlib.suppress(Exception):
             self._sock_io.close()
@@ -144,6 +132,7 @@ class DockerBot(RunningBot):
 class DockerBackend(Backend):
     name = "docker"
     places = SANDBOXED
+    parallel_launch = True
 
     def __init__(self, image: str | None = None) -> None:
         try:

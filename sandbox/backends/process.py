@@ -30,6 +30,7 @@ from sandbox.cgroups import Cgroup, CgroupManager
 from sandbox.channel import PipeTransport
 from sandbox.errors import BackendUnavailable
 from sandbox.languages import SANDBOXED
+from sandbox.pausing import Pauser
 from sandbox.runtime import SANDBOX_BOT, SANDBOX_BUILD, SANDBOX_LIB, python_interpreter
 from sandbox.slots import Slot, acquire_slot
 
@@ -85,8 +86,7 @@ class ProcessBot(RunningBot):
         self.cgroup = cgroup
         self.slot = slot
         self.transport = transport
-        self._stopped: tuple[int, ...] = ()
-        self._frozen = False
+        self._pauser = Pauser(self._members, cgroup)
         self._cleaned = False
 
     # -- pausing --------------------------------------------------------------------------
@@ -96,28 +96,10 @@ class ProcessBot(RunningBot):
         return tuple(sorted(_tree(self.proc.pid)))
 
     def pause(self) -> None:
-        """SIGSTOP every member (a few µs each; the v1 freezer costs ~100 µs a round trip).
-
-        If the membership changed meanwhile (a bot forking to dodge the stop), freeze the
-        whole cgroup instead, which catches every process.
-        """
-        pids = self._members()
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGSTOP)
-        self._stopped = pids
-        if self._members() != pids and self.cgroup is not None and self.cgroup.can_freeze:
-            self.cgroup.freeze()
-            self._frozen = True
+        self._pauser.pause()
 
     def resume(self) -> None:
-        if self._frozen and self.cgroup is not None:
-            self.cgroup.thaw()
-            self._frozen = False
-        for pid in self._stopped:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGCONT)
-        self._stopped = ()
+        self._pauser.resume()
 
     # -- ending ---------------------------------------------------------------------------
     def kill(self) -> None:
@@ -140,8 +122,7 @@ class ProcessBot(RunningBot):
         if self._cleaned:
             return
         self._cleaned = True
-        if self._frozen and self.cgroup is not None:
-            self.cgroup.thaw()
+        self._pauser.release()
         self.kill()
         try:
             self.proc.wait(5)
