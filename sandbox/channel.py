@@ -204,6 +204,10 @@ class Channel:
         """Queue bytes for the bot; they are written while waiting for its reply."""
         self._pending += data
 
+    def write_now(self) -> None:
+        """Write what the pipe takes without waiting (the rest goes out during ``request``)."""
+        self._flush()
+
     def request(self, deadline: float) -> Reply:
         """Write what is queued and wait until ``deadline`` (monotonic) for one reply line."""
         self._flush()

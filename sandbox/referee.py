@@ -160,12 +160,16 @@ class _Match:
             allowance += self.limits.startup_time
             s.greeted = True
             s.channel.send(self._start_message(s))
-        self._resume(s)
-        t0 = time.monotonic()
+        # Write first, then continue the bot: it wakes up straight into a read that has data
+        # (one context switch fewer than continuing it into an empty pipe).
         s.channel.send(message)
+        s.channel.write_now()
+        t0 = time.monotonic()  # before continuing it: every instant it can run is its time
+        self._resume(s)
         reply = s.channel.request(t0 + allowance)
         elapsed = time.monotonic() - t0
-        if reply.status is Status.LINE:
+        # A solo bot has nobody to steal time from; pausing it would only cost.
+        if reply.status is Status.LINE and len(self.seats) > 1:
             # The first move ends every other bot's free start-up time too.
             for other in self.seats:
                 if other is s or not other.greeted:

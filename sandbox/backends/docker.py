@@ -75,7 +75,7 @@ class DockerBot(RunningBot):
         pid = self.container.attrs.get("State", {}).get("Pid") or 0
         cgroup = _container_cgroup(pid) if pid and os.geteuid() == 0 else None
         if cgroup is not None:
-            self._pauser = Pauser(cgroup.pids, cgroup)
+            self._pauser = Pauser(lambda: pid, cgroup.pids, cgroup)
 
     def pause(self) -> None:
         if self._pauser is not None:

@@ -86,7 +86,7 @@ class ProcessBot(RunningBot):
         self.cgroup = cgroup
         self.slot = slot
         self.transport = transport
-        self._pauser = Pauser(self._members, cgroup)
+        self._pauser = Pauser(self._bot_pid, self._members, cgroup)
         self._cleaned = False
 
     # -- pausing --------------------------------------------------------------------------
@@ -94,6 +94,15 @@ class ProcessBot(RunningBot):
         if self.cgroup is not None:
             return self.cgroup.pids()
         return tuple(sorted(_tree(self.proc.pid)))
+
+    def _bot_pid(self) -> int | None:
+        """The bot's host pid: bwrap's only child (the bot is pid 1 of its namespace)."""
+        try:
+            with open(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children") as f:
+                children = f.read().split()
+        except OSError:
+            return None
+        return int(children[0]) if len(children) == 1 else None
 
     def pause(self) -> None:
         self._pauser.pause()
