@@ -275,10 +275,13 @@ class ProcessBackend(Backend):
         separate init it could trace.
         """
         binds = self._binds(spec)
-        # The new root is built in a tmpfs mounted over /tmp of this private mount namespace,
-        # so nothing is created on the host's disk.
-        lines = ["set -e", "mount --make-rprivate /", "mount -t tmpfs -o size=1m none /tmp",
-                 "R=/tmp/root", 'mkdir "$R"', 'mount -t tmpfs -o mode=755,size=1m none "$R"',
+        # The new root is a tmpfs mounted, in this private mount namespace only, over a
+        # directory none of the bind sources live under: nothing is created on the host.
+        sources = [host for host, _, _ in binds]
+        base = next(d for d in ("/mnt", "/media", "/srv", "/opt", "/home")
+                    if os.path.isdir(d) and not any(h.startswith(d + "/") for h in sources))
+        lines = ["set -e", "mount --make-rprivate /",
+                 f"R={base}", 'mount -t tmpfs -o mode=755,size=1m none "$R"',
                  'mkdir -p "$R/usr" "$R/proc" "$R/dev" "$R/tmp" "$R/etc" "$R/oldroot"',
                  'mount --rbind -o ro /usr "$R/usr"',
                  'mount -o remount,bind,ro "$R/usr"']
