@@ -27,15 +27,17 @@ def thinker_time(opponent: str, backend: str) -> float:
 
 
 def slowdown(backend: str) -> float:
-    quiet = min(thinker_time("first.py", backend) for _ in range(2))
-    noisy = min(thinker_time("spinner.py", backend) for _ in range(2))
+    """Best of three runs each way: other jobs on the machine only ever add time."""
+    quiet = min(thinker_time("first.py", backend) for _ in range(3))
+    noisy = min(thinker_time("spinner.py", backend) for _ in range(3))
     return noisy / quiet
 
 
 def test_the_idle_bot_cannot_steal_the_thinkers_time(backend: str) -> None:
-    assert slowdown(backend) < 1.3
+    # Measured 0.93-1.01 here; three spinners on two cores would make it ~3 if unpaused.
+    assert slowdown(backend) < 1.5
 
 
 @pytest.mark.slow
 def test_without_pausing_the_spinner_does_steal_time() -> None:
-    assert slowdown("bare") > 1.4
+    assert slowdown("bare") > 1.8  # measured 2.85
