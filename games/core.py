@@ -27,6 +27,7 @@ class Game(ABC):
     num_players: ClassVar[int]
     hidden_information: ClassVar[bool] = False
     chance: ClassVar[bool] = False
+    scored: ClassVar[bool] = True  # whether scores mean something beside win/loss
     options_schema: ClassVar[OptionSchema] = OptionSchema()
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
@@ -62,6 +63,7 @@ class Game(ABC):
     def describe(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "players": self.num_players,
                 "hidden_information": self.hidden_information, "chance": self.chance,
+                "scored": self.scored,
                 "options": self.options_schema.describe()}
 
     def __repr__(self) -> str:
@@ -125,7 +127,8 @@ class State(ABC):
         text = f"player {player} forfeits: {kind}" + (f" ({detail})" if detail else "")
         outcomes = two_player_outcomes(1 - player) if self.game.num_players == 2 else None
         self._result = Result(reason="forfeit", scores=scores, outcomes=outcomes, detail=text,
-                              forfeit=Forfeit(player, kind, detail), extra=self.extra())
+                              forfeit=Forfeit(player, kind, detail), extra=self.extra(),
+                              scored=self.game.scored)
         return self._result
 
     # -- figures ------------------------------------------------------------------------

@@ -42,6 +42,7 @@ class Result:
     detail: str = ""
     forfeit: Forfeit | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    scored: bool = True  # False for games decided by win/loss alone (Stones)
 
     @property
     def winner(self) -> int | None:
@@ -63,6 +64,7 @@ class Result:
                 "player": self.forfeit.player, "kind": self.forfeit.kind,
                 "detail": self.forfeit.detail},
             "extra": dict(self.extra),
+            "scored": self.scored,
         }
 
     @classmethod
@@ -76,17 +78,19 @@ class Result:
             outcomes=None if outcomes is None else tuple(Outcome(o) for o in outcomes),
             forfeit=None if f is None else Forfeit(f["player"], f["kind"], f.get("detail", "")),
             extra=dict(data.get("extra", {})),
+            scored=data.get("scored", True),
         )
 
     def summary(self) -> str:
         """One line for people: who won or what was scored, and why the game ended."""
         scores = " : ".join(_fmt(s) for s in self.scores)
+        figures = f" ({scores})" if self.scored else ""
         if self.outcomes is None:
             head = f"score {scores}"
         elif self.winner is None:
-            head = f"draw ({scores})"
+            head = f"draw{figures}"
         else:
-            head = f"player {self.winner} wins ({scores})"
+            head = f"player {self.winner} wins{figures}"
         why = self.detail or self.reason
         return f"{head} — {why}"
 

@@ -57,6 +57,7 @@ class Stones(Game):
     id = "stones"
     title = "Stones"
     num_players = 2
+    scored = False  # stones placed are reported as scores, but only win/loss counts
     options_schema = OptionSchema(IntOption("size", 5, 2, 9, "board side n (n x n)"))
 
     @property
@@ -159,7 +160,7 @@ class StonesState(State):
             self._result = Result(
                 reason="no-legal-move", scores=self.scores(),
                 outcomes=two_player_outcomes(1 - loser),
-                detail=f"player {loser} has no free cell", extra=self.extra())
+                detail=f"player {loser} has no free cell", extra=self.extra(), scored=False)
 
     def scores(self) -> tuple[float, ...]:
         return (self.placed[0], self.placed[1])
