@@ -233,7 +233,10 @@ class G2048State(State):
         """
         if self._result is not None:
             raise IllegalMoveError(str(move), "the game is over")
-        direction = Direction(move) if isinstance(move, int) else Direction.parse(move)
+        if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < 4:
+            direction = Direction(move)
+        else:
+            direction = Direction.parse(move)  # type: ignore[arg-type]
         twin = self.copy()
         twin._slide_in_place(direction, str(direction))
         return twin, twin.score - self.score
