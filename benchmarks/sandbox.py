@@ -84,25 +84,25 @@ class CountState(State):
         return twin
 
 
-def match_time(backend: str, bot: str, turns: int) -> float:
+def match_time(backend: str, bot: str, turns: int, grace: float) -> float:
     t0 = time.perf_counter()
     record = run_match("bench_count", [bot, bot], options={"turns": turns}, backend=backend,
-                       limits=Limits(move_time=5.0))
+                       limits=Limits(move_time=5.0, pause_grace=grace))
     elapsed = time.perf_counter() - t0
     assert record.forfeit is None, record.result
     return elapsed
 
 
 def measure(backend: str, bot: str, short: int, long: int, repeat_short: int,
-            repeat_long: int) -> tuple[float, float]:
+            repeat_long: int, grace: float) -> tuple[float, float]:
     """(fixed seconds per match, seconds per turn), medians; one warm-up match first."""
-    match_time(backend, bot, short)
+    match_time(backend, bot, short, grace)
     shorts, longs = [], []
     for i in range(max(repeat_short, repeat_long)):  # interleaved, so load drifts hit both
         if i < repeat_short:
-            shorts.append(match_time(backend, bot, short))
+            shorts.append(match_time(backend, bot, short, grace))
         if i < repeat_long:
-            longs.append(match_time(backend, bot, long))
+            longs.append(match_time(backend, bot, long, grace))
     t_short, t_long = statistics.median(shorts), statistics.median(longs)
     per_turn = (t_long - t_short) / (long - short)
     return t_short - short * per_turn, per_turn
@@ -120,6 +120,7 @@ def main() -> None:
         bot.write_text(BOT)
         backends = ["bare", "process"] + ([] if args.no_docker else ["docker"])
         figures: dict[str, tuple[float, float]] = {}
+        default_grace = Limits().pause_grace
         for name in backends:
             try:
                 print(get_backend(name).describe())
@@ -127,14 +128,19 @@ def main() -> None:
                 print(f"{name}: skipped ({error})")
                 continue
             r_short, r_long = reps if name != "docker" else (max(3, reps[0] // 2), reps[1])
-            figures[name] = measure(name, str(bot), short, long, r_short, r_long)
+            figures[name] = measure(name, str(bot), short, long, r_short, r_long,
+                                    default_grace)
+            if name != "bare":
+                # the same with every idle bot stopped at once, to show what pausing costs
+                figures[f"{name}, pause at once"] = measure(
+                    name, str(bot), short, long, r_short, r_long, 0.0)
     base_fixed, base_turn = figures["bare"]
     rows = [Row("bare baseline: fixed cost per match (2 Python bots)", base_fixed * 1e3, None,
                 "ms", higher_is_better=False),
             Row("bare baseline: cost per turn", base_turn * 1e6, None, "µs",
                 higher_is_better=False)]
     targets = {"process": ("≤ 30 ms added", "≤ 50 µs added"), "docker": ("≤ 400 ms added", "")}
-    for name in ("process", "docker"):
+    for name in ("process", "process, pause at once", "docker", "docker, pause at once"):
         if name not in figures:
             continue
         fixed, turn = figures[name]
@@ -142,14 +148,16 @@ def main() -> None:
             Row(f"{name}: fixed cost per match", fixed * 1e3, base_fixed * 1e3, "ms",
                 higher_is_better=False),
             Row(f"{name}: added per match over bare", (fixed - base_fixed) * 1e3, None, "ms",
-                targets[name][0], higher_is_better=False),
+                targets.get(name, ("", ""))[0], higher_is_better=False),
             Row(f"{name}: cost per turn", turn * 1e6, base_turn * 1e6, "µs",
                 higher_is_better=False),
             Row(f"{name}: added per turn over bare", (turn - base_turn) * 1e6, None, "µs",
-                targets[name][1], higher_is_better=False),
+                targets.get(name, ("", ""))[1], higher_is_better=False),
         ]
     print_table(f"sandbox overhead (matches of {short} and {long} turns; ratio = baseline/ours)",
                 rows)
+    print(f"  default pause_grace {default_grace * 1e3:g} ms: the bot that just moved is "
+          "stopped once the other has thought that long; 'pause at once' stops it at once")
 
 
 if __name__ == "__main__":

@@ -35,6 +35,12 @@ class Limits:
     """Size of the bot's private writable /tmp."""
     cpus: float = 1.0
     """CPU share per bot (docker backend; the process backend relies on pausing the idle bot)."""
+    pause_grace: float = 0.001
+    """Seconds the bot that just moved may run on before it is paused (0: at once).
+
+    Stopping and continuing a process costs ~100 µs per turn on a VM (each signal wakes a task
+    on another vCPU). With a grace, exchanges quicker than it skip the signals entirely, while
+    a bot that ponders or spins is stopped after at most this much of the other's move."""
     end_grace: float = 0.5
     """Seconds a bot gets to exit by itself after the ``end`` message before it is killed."""
     compile_time: float = 120.0

@@ -26,7 +26,7 @@ from games import IllegalMoveError, MalformedMoveError, State
 from sandbox import protocol
 from sandbox.backends import Backend, ExitInfo, LaunchSpec, RunningBot, get_backend
 from sandbox.build import build_cpp
-from sandbox.channel import Channel, Status
+from sandbox.channel import Channel, Reply, Status
 from sandbox.errors import BotPackageError, SandboxError
 from sandbox.languages import bot_command, builtin_command
 from sandbox.limits import Limits
@@ -127,6 +127,7 @@ class _Match:
         self.backend = backend
         self.seats = seats
         self.on_move = on_move
+        self.to_pause: list[_Seat] = []  # bots to stop once the mover outlasts pause_grace
         self.state = game.new_state(seed)
         self.record = MatchRecord(game=game.id, options=dict(game.options), seed=seed,
                                   backend=backend.name, limits=limits.to_json(),
@@ -165,16 +166,40 @@ class _Match:
         s.channel.send(message)
         s.channel.write_now()
         t0 = time.monotonic()  # before continuing it: every instant it can run is its time
+        if s in self.to_pause:
+            self.to_pause.remove(s)
         self._resume(s)
-        reply = s.channel.request(t0 + allowance)
+        reply, t0 = self._await_reply(s, t0, allowance)
         elapsed = time.monotonic() - t0
         # A solo bot has nobody to steal time from; pausing it would only cost.
         if reply.status is Status.LINE and len(self.seats) > 1:
             # The first move ends every other bot's free start-up time too.
             for other in self.seats:
-                if other is s or not other.greeted:
-                    self._pause(other)
+                if (other is s or not other.greeted) and other not in self.to_pause:
+                    self.to_pause.append(other)
+            if self.limits.pause_grace == 0:
+                self._pause_waiting()
         return self._judge(s, reply.status, reply.line, elapsed, first, allowance)
+
+    def _await_reply(self, s: _Seat, t0: float, allowance: float) -> tuple[Reply, float]:
+        """Wait for the mover's line; stop the others once it has thought for the grace.
+
+        The time spent stopping them is not the mover's: its clock start moves by that much.
+        """
+        assert s.channel is not None
+        if self.to_pause:
+            reply = s.channel.request(t0 + min(self.limits.pause_grace, allowance))
+            if reply.status is not Status.TIMEOUT:
+                return reply, t0
+            stopping = time.monotonic()
+            self._pause_waiting()
+            t0 += time.monotonic() - stopping
+        return s.channel.request(t0 + allowance), t0
+
+    def _pause_waiting(self) -> None:
+        for other in self.to_pause:
+            self._pause(other)
+        self.to_pause.clear()
 
     def _pause(self, s: _Seat) -> None:
         if s.bot is not None and not s.paused and not s.done:
