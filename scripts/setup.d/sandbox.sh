@@ -18,7 +18,8 @@ fi
 mkdir -p "$CACHE"
 chmod 755 "$CACHE"
 exec 9>"$CACHE/setup.lock"
-flock 9
+# Bounded wait: a lock held forever (a daemon that inherited fd 9) must be an error, not a hang.
+flock -w 900 9 || { log "could not take $CACHE/setup.lock in 15 min: $(fuser "$CACHE/setup.lock" 2>&1)"; exit 1; }
 
 docker_ok() { docker info >/dev/null 2>&1; }
 
@@ -26,14 +27,15 @@ start_dockerd() {
   docker_ok && return 0
   command -v dockerd >/dev/null || { log "dockerd missing (apt install docker.io)"; return 1; }
   log "starting dockerd"
-  setsid dockerd >/var/log/dockerd.log 2>&1 < /dev/null &
+  # 9>&-: the daemon must not inherit the setup lock, or it holds it for its whole life
+  setsid dockerd >/var/log/dockerd.log 2>&1 < /dev/null 9>&- &
   local pid=$!
   for _ in $(seq 60); do docker_ok && return 0; sleep 0.5; done
   # Hosts without usable iptables: bot containers use no network anyway.
   log "dockerd did not come up; retrying without iptables and bridge (see /var/log/dockerd.log)"
   kill "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
-  setsid dockerd --iptables=false --bridge=none >/var/log/dockerd.log 2>&1 < /dev/null &
+  setsid dockerd --iptables=false --bridge=none >/var/log/dockerd.log 2>&1 < /dev/null 9>&- &
   for _ in $(seq 60); do docker_ok && return 0; sleep 0.5; done
   log "dockerd failed to start; docker-backend tests will be skipped"
   return 1
