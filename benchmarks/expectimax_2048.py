@@ -1,6 +1,6 @@
 """The expectimax 2048 player over seeded 4x4 games, on one core, within a time per move.
 
-    .venv/bin/python -m benchmarks.expectimax_2048 [--games 20] [--budget-ms 70]
+    .venv/bin/python -m benchmarks.expectimax_2048 [--games 20] [--budget-ms 50]
 
 Prints each game's largest tile, score and moves, the mean and largest time per move (wall
 clock around ``choose``, the time a referee would see, and CPU time, which a busy machine does

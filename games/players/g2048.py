@@ -205,12 +205,13 @@ class ExpectimaxSearch:
 class Expectimax2048(Player):
     """Expectimax with iterative deepening.
 
-    ``budget_ms`` is the search time per move: by default 70 ms, or half the referee's
+    ``budget_ms`` is the search time per move: by default 50 ms (half of the 100 ms a move may
+    take, leaving room for a busy machine), or half the referee's
     ``time_limit`` if that is shorter (the clock is checked at every chance node, so a move
     overshoots its budget by well under a millisecond of search).
     """
 
-    default_budget_ms = 70.0
+    default_budget_ms = 50.0
 
     def __init__(self, game: Game, seat: int, seed: int = 0, time_limit: float = 1.0,
                  budget_ms: float | None = None) -> None:
