@@ -44,7 +44,7 @@ def test_expectimax_plays_a_small_board_within_its_budget():
 
 def test_expectimax_takes_the_referees_time_limit_into_account():
     game = games.make_game("g2048")
-    assert Expectimax2048(game, 0).budget == pytest.approx(0.070)
+    assert Expectimax2048(game, 0).budget == pytest.approx(Expectimax2048.default_budget_ms / 1000)
     assert Expectimax2048(game, 0, time_limit=0.05).budget == pytest.approx(0.025)
     assert make_player(game, "expectimax", 0, 0, 0.02).budget == pytest.approx(0.010)  # type: ignore[attr-defined]
 
