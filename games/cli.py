@@ -95,7 +95,9 @@ def _demo(args: argparse.Namespace) -> int:
         names = player_names(game_id)
         # the strongest built-in (registered last) against random, seat 0 first
         lineup = [names[-1], "random"][: game.num_players]
-        players = [make_player(game, name, seat, args.seed) for seat, name in enumerate(lineup)]
+        # a short move time keeps searching players (expectimax) quick enough to watch
+        players = [make_player(game, name, seat, args.seed, time_limit=0.02)
+                   for seat, name in enumerate(lineup)]
 
         def watch(state: State, move: str) -> None:
             if args.watch is not None:
