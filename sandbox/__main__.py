@@ -1,8 +1,13 @@
-import signal
+import os
 import sys
 
 from sandbox.cli import main
 
-# Piped into `head` and the like: stop quietly when the reader goes away.
-signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-sys.exit(main())
+# Not SIGPIPE's default action: the referee writes to bots' pipes, and a bot closing its
+# stdin must be an EPIPE it handles, never a signal that kills the referee. Only our own
+# stdout going away (piped into `head`) ends the run quietly.
+try:
+    sys.exit(main())
+except BrokenPipeError:
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(1)
