@@ -66,6 +66,9 @@ class BlokusDuoState(State):
         self.seed = seed
         self.rng = Rng(seed)
         self.history: list[str] = []
+        # Moves played, passes included; not len(history), since a state rebuilt from an
+        # observation knows how many moves were played but not which.
+        self.turn = 0
         self._result: Result | None = None
         self.own = [0, 0]            # squares each player covers
         self.edges = [0, 0]          # squares edge-adjacent to each player's pieces
@@ -148,6 +151,7 @@ class BlokusDuoState(State):
         mask = self._check(move, m, p)
         self._place(p, m.piece, mask)  # type: ignore[arg-type]
         self.history.append(m.canonical())
+        self.turn += 1
         self._advance(p)
 
     def _check(self, text: str, m: BlokusMove, p: int) -> int:
@@ -188,6 +192,7 @@ class BlokusDuoState(State):
     def _play_pass(self, p: int) -> None:
         self.passed[p] = True
         self.history.append(PASS_CODE)
+        self.turn += 1
         self._advance(p)
 
     def _advance(self, p: int) -> None:
@@ -242,7 +247,7 @@ class BlokusDuoState(State):
 
     def _view(self) -> dict[str, Any]:
         return {
-            "game": "blokus_duo", "board": self.board_rows(), "turn": len(self.history),
+            "game": "blokus_duo", "board": self.board_rows(), "turn": self.turn,
             "to_move": self.to_move,
             "pieces_left": [self.pieces_left(0), self.pieces_left(1)],
             "last_piece": [None if lp is None else LETTERS[lp] for lp in self.last_piece],
@@ -273,7 +278,7 @@ class BlokusDuoState(State):
             lines.append(f"player {p} {marks[str(p)]}: {self.squares_placed(p)} squares, "
                          f"left {''.join(self.pieces_left(p)) or '-'}{flag}")
         if self._result is None:
-            lines.append(f"turn {len(self.history)}, player {self._player} to move")
+            lines.append(f"turn {self.turn}, player {self._player} to move")
         else:
             lines.append(self._result.summary())
         return "\n".join(lines)
@@ -285,6 +290,7 @@ class BlokusDuoState(State):
         twin.seed = self.seed
         twin.rng = self.rng.copy()
         twin.history = self.history.copy()
+        twin.turn = self.turn
         twin._result = self._result
         twin.own = self.own.copy()
         twin.edges = self.edges.copy()
@@ -317,7 +323,7 @@ class BlokusDuoState(State):
             state.last_piece[p] = None if last is None else LETTERS.index(last)
         state.passed = [bool(v) for v in view["passed"]]
         state._player = view["to_move"] if view.get("to_move") is not None else 0
-        state.history = [""] * int(view.get("turn", 0))  # moves unknown; only the count is kept
+        state.turn = int(view.get("turn", 0))
         if all(state.passed):
             state._finish()
         return state

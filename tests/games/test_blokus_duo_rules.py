@@ -188,6 +188,8 @@ def test_a_state_rebuilt_from_an_observation_plays_on_identically():
     assert rebuilt.legal_moves() == state.legal_moves()
     assert rebuilt.board_rows() == state.board_rows()
     assert rebuilt.to_move == state.to_move and rebuilt.passed == state.passed
+    assert rebuilt.turn == 4 and rebuilt.history == []
+    assert rebuilt.observation(0)["turn"] == state.observation(0)["turn"]
 
 
 def test_a_doctored_observation_is_refused():
