@@ -22,6 +22,10 @@ from sandbox.slots import SLOT_COUNT, UID_BASE
 
 HERE = Path(__file__).resolve().parent
 BOTS = HERE / "bots"
+# The Node.js and C++ starters double as the language tests' bots: what authors copy is tested.
+EXAMPLES = HERE.parent.parent / "examples"
+JS_BOT = EXAMPLES / "stones_js" / "main.js"
+CPP_BOT = EXAMPLES / "stones_cpp" / "main.cpp"
 ATTACKS = HERE / "attacks"
 SECRET = "hunter2-must-never-reach-a-bot"
 

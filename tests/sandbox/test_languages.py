@@ -12,26 +12,26 @@ from sandbox import BotBuildError
 from sandbox.build import build_key
 from sandbox.packages import BotSpec, unpack
 from sandbox.runtime import cache_root
-from tests.sandbox.conftest import BOTS, backend_or_skip, bot_folder, play
+from tests.sandbox.conftest import BOTS, CPP_BOT, JS_BOT, backend_or_skip, bot_folder, play
 
 pytestmark = pytest.mark.usefixtures("clean_worker")
 
 
-@pytest.mark.parametrize("entry", ["first.py", "main.js", "main.cpp"])
-def test_each_language_plays_a_whole_match(tmp_path: Path, backend: str, entry: str) -> None:
-    bot = bot_folder(tmp_path, BOTS / entry, "bot")
+@pytest.mark.parametrize("entry", [BOTS / "first.py", JS_BOT, CPP_BOT], ids=["py", "js", "cpp"])
+def test_each_language_plays_a_whole_match(tmp_path: Path, backend: str, entry: Path) -> None:
+    bot = bot_folder(tmp_path, entry, "bot")
     record = play([bot, str(BOTS / "first.py")], backend, options={"size": 7})
     assert record.forfeit is None, (record.result, record.players[0].log)
     assert record.players[0].moves >= 3
     assert record.players[0].language == {"py": "python", "js": "node", "cpp": "cpp"}[
-        entry.rsplit(".", 1)[1]]
+        entry.suffix[1:]]
 
 
 def test_cpp_is_compiled_once_per_source(tmp_path: Path, backend: str) -> None:
     source = tmp_path / "src" / "main.cpp"
     source.parent.mkdir()
     # A unique comment makes a fresh cache entry for this test run.
-    source.write_text(f"// {time.time_ns()}\n" + (BOTS / "main.cpp").read_text())
+    source.write_text(f"// {time.time_ns()}\n" + CPP_BOT.read_text())
     package = unpack(BotSpec(str(source)), tmp_path / "unpacked")
     cached = cache_root() / "cpp" / build_key(package, backend_or_skip(backend))
     assert not cached.exists()
