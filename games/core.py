@@ -109,6 +109,26 @@ class State(ABC):
     def _apply(self, move: str) -> None:
         """Parse and check everything before mutating anything, then play and record it."""
 
+    def playout(self, rng: Rng | int, max_moves: int | None = None) -> int:
+        """Play uniformly random legal moves until the game ends or ``max_moves`` are played.
+
+        The rollout of a Monte Carlo search. Move choices come from ``rng`` (an ``Rng`` or a
+        seed), never from ``self.rng``, so the game's own chance stays exactly what ``apply``
+        would draw: replaying ``history`` reproduces the state. Returns the moves played.
+        Games may override it with a faster loop that keeps this contract.
+        """
+        chooser = rng if isinstance(rng, Rng) else Rng(rng)
+        played = 0
+        while self.to_move is not None:
+            if max_moves is not None and played >= max_moves:
+                break
+            legal = self.legal_moves()
+            if not legal:  # a chance step the caller must take (e.g. a 2048 afterstate)
+                break
+            self.apply(legal[chooser.below(len(legal))])
+            played += 1
+        return played
+
     def is_legal(self, move: str) -> bool:
         try:
             self.copy().apply(move)

@@ -413,6 +413,14 @@ class Geometry:
         return [[self.exponent(board, i) for i in range(r * cols, (r + 1) * cols)]
                 for r in range(self.rows)]
 
+    def from_rows(self, rows_half: int) -> int:
+        """The packed board whose row-major half is ``rows_half`` (every exponent <= 15)."""
+        spread = spread_table(self.cols, self.rows)
+        board = rows_half
+        for r, shift in enumerate(self.row_shifts):
+            board |= spread[(rows_half >> shift) & self.row_mask] << (self.nbits + 4 * r)
+        return board
+
     def from_grid(self, grid: Sequence[Sequence[int]]) -> int:
         """Pack a list of rows of exponents (each 0..31)."""
         board = 0

@@ -13,6 +13,9 @@ from typing import Any
 from games.core import Game, State
 from games.errors import GameError, IllegalMoveError, MalformedMoveError
 from games.g2048.board import Geometry, geometry
+from games.g2048.playout import OVERFLOW
+from games.g2048.playout import playout as fast_playout
+from games.g2048.playout import worth as playout_worth
 from games.options import FloatOption, IntOption, OptionSchema
 from games.registry import register
 from games.result import Result
@@ -206,6 +209,35 @@ class G2048State(State):
         # A board with an empty cell always has a legal move, so only a full one is tested.
         if empties == 1 or turn >= game.max_turns:
             self._check_end()
+
+    def playout(self, rng: Rng | int, max_moves: int | None = None) -> int:
+        """``State.playout``: uniformly random legal moves, spawns as ``apply`` draws them.
+
+        A 4x4 board runs the dedicated loop of ``games.g2048.playout``; other sizes, and the
+        rare move that would make a 65536 tile, take the contract's loop.
+        """
+        chooser = rng if isinstance(rng, Rng) else Rng(rng)
+        budget = self.game.max_turns - self.turn
+        if max_moves is not None:
+            budget = min(budget, max_moves)
+        if self._result is not None or self.pending_spawn or budget <= 0:
+            return 0
+        geom = self.geometry
+        if geom.rows != 4 or geom.cols != 4 or self.board >> geom.high_shift:
+            return super().playout(chooser, budget)
+        if self._history_shared:
+            self._own_history()
+        old = self.board & geom.low_mask
+        board, self.rng.state, played, fours, why = fast_playout(
+            old, self.rng.state, chooser, budget, self.game.two_below, self._history.append)
+        self.board = geom.from_rows(board)
+        self.score += playout_worth(board) - playout_worth(old) - 4 * fours
+        self.turn += played
+        self._legal = -1
+        self._check_end()
+        if why == OVERFLOW and self._result is None:
+            played += super().playout(chooser, budget - played)
+        return played
 
     def _apply(self, move: str) -> None:
         self.apply(move)

@@ -154,3 +154,28 @@ def test_the_rng_is_deterministic_and_copies_cheaply():
     assert all(0 <= games.Rng(s).random() < 1 for s in range(100))
     with pytest.raises(ValueError):
         a.below(0)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_playout_plays_legal_moves_to_the_end_and_replays(game_id):
+    game = games.make_game(game_id)
+    for seed in range(3):
+        state = game.new_state(seed)
+        played = state.playout(games.Rng(100 + seed))
+        assert state.is_over() and played == len(state.history) > 0
+        assert snapshot(game.replay(seed, state.history)) == snapshot(state)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_playout_stops_after_max_moves_and_leaves_a_copy_alone(game_id):
+    game = games.make_game(game_id)
+    state = game.new_state(4)
+    before = snapshot(state)
+    twin = state.copy()
+    played = twin.playout(9, max_moves=3)
+    assert len(twin.history) == played and (played == 3 or (played < 3 and twin.is_over()))
+    assert snapshot(state) == before
+    assert twin.playout(9, max_moves=0) == 0
+    assert snapshot(game.replay(4, twin.history)) == snapshot(twin)
+    twin.playout(9)
+    assert twin.is_over() and twin.playout(9) == 0
