@@ -10,7 +10,7 @@ from typing import Any
 
 from games.core import Game, State
 from games.errors import GameError, ReplayError
-from games.players import make_player, play, player_names
+from games.players import make_player, play, player_names, showcase_player
 from games.registry import game_ids, make_game
 
 
@@ -92,9 +92,8 @@ def _list(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     for game_id in args.games or game_ids():
         game = make_game(game_id)
-        names = player_names(game_id)
-        # the strongest built-in (registered last) against random, seat 0 first
-        lineup = [names[-1], "random"][: game.num_players]
+        # the game's strongest own player against random, seat 0 first
+        lineup = [showcase_player(game_id), "random"][: game.num_players]
         # a short move time keeps searching players (expectimax) quick enough to watch
         players = [make_player(game, name, seat, args.seed, time_limit=0.02)
                    for seat, name in enumerate(lineup)]

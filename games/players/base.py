@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from games.core import Game, State
 from games.errors import GameError
@@ -18,6 +18,9 @@ from games.rng import Rng
 class Player(ABC):
     """``time_limit`` is the seconds this player may think per move; searching players keep
     well inside it (the referee forfeits a late move)."""
+
+    # A player written for any game (e.g. flat Monte Carlo) rather than for this one.
+    generic: ClassVar[bool] = False
 
     def __init__(self, game: Game, seat: int, seed: int = 0, time_limit: float = 1.0) -> None:
         self.game = game
@@ -42,6 +45,14 @@ def register_player(game_id: str, name: str) -> Callable[[type[Player]], type[Pl
 
 def player_names(game_id: str) -> list[str]:
     return list(_PLAYERS.get(game_id, {}))
+
+
+def showcase_player(game_id: str) -> str:
+    """The player to show a game with: its own players are registered weakest first."""
+    own = [name for name, cls in _PLAYERS.get(game_id, {}).items() if not cls.generic]
+    if not own:
+        raise GameError(f"no built-in player for {game_id}")
+    return own[-1]
 
 
 def make_player(game: Game, name: str, seat: int, seed: int = 0,

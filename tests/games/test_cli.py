@@ -61,3 +61,20 @@ def test_bad_input_is_a_one_line_error_not_a_traceback():
         assert out.returncode == 2, args
         assert message in out.stderr and "Traceback" not in out.stderr
         assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_demo_shows_each_game_with_its_own_strongest_player():
+    out = run("demo", "stones", "robots")
+    assert out.returncode == 0
+    assert "=== Stones: perfect vs random (seed 1) ===" in out.stdout
+    assert "=== Robots: safe (seed 1) ===" in out.stdout
+
+
+def test_the_showcase_player_is_never_a_generic_one():
+    from games import game_ids
+    from games.players import player_names, showcase_player
+
+    expected = {"blokus_duo": "greedy", "g2048": "expectimax", "robots": "safe",
+                "stones": "perfect", "wizard_duel": "hunter"}
+    assert {g: showcase_player(g) for g in game_ids()} == expected
+    assert all(player_names(g)[-1] == "montecarlo" for g in expected if g != "wizard_duel")
