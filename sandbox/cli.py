@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +40,25 @@ err = _console(stderr=True)
 out = _console()
 
 
+class Terminated(Exception):
+    """SIGTERM or SIGHUP arrived: stop the match the way Ctrl-C does."""
+
+
+def _stop_on_signal(signum: int, _frame: object) -> None:
+    raise Terminated(signal.Signals(signum).name)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    # By default these kill the referee outright and strand its bots and match folder; as an
+    # exception they unwind through the referee's cleanup, like KeyboardInterrupt.
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _stop_on_signal)
     try:
         return args.run(args)
+    except Terminated as stop:
+        err.print(f"stopped by {stop}")
+        return 143
     except BotBuildError as error:
         err.print(f"error: {error}", markup=False)
         return 2

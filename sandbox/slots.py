@@ -64,3 +64,19 @@ def acquire_slot() -> Slot:
             continue
         return Slot(index, fd)
     raise SandboxError(f"all {SLOT_COUNT} sandbox slots are busy; raise BOTLEAGUE_SLOTS")
+
+
+def slot_busy(index: int) -> bool:
+    """Whether some live process holds slot ``index`` now (its bot is running)."""
+    path = _lock_dir() / f"{index}.lock"
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False

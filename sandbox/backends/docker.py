@@ -31,6 +31,7 @@ from sandbox.slots import Slot, acquire_slot
 
 DEFAULT_IMAGE = "botleague/runner:latest"
 LABEL = "org.botleague.sandbox"
+SLOT_LABEL = "org.botleague.slot"  # the slot whose uid the container runs as
 BOT_ENV = {"HOME": "/tmp", "TMPDIR": "/tmp", "PATH": "/usr/local/bin:/usr/bin:/bin",
            "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
 
@@ -168,6 +169,7 @@ class DockerBackend(Backend):
         slot = acquire_slot()
         container = None
         try:
+            self._remove_stranded(slot)
             if spec.build_writable and spec.build_dir is not None and os.geteuid() == 0:
                 os.chown(spec.build_dir, slot.uid, slot.gid)
             created = self.client.api.create_container(**self._config(spec, slot))
@@ -185,6 +187,12 @@ class DockerBackend(Backend):
                     container.remove(force=True)
             slot.release()
             raise
+
+    def _remove_stranded(self, slot: Slot) -> None:
+        """Remove containers of this slot: holding its lock, we know their referee is gone."""
+        for container in self.client.containers.list(
+                all=True, filters={"label": f"{SLOT_LABEL}={slot.index}"}):
+            container.remove(force=True)
 
     def _config(self, spec: LaunchSpec, slot: Slot) -> dict[str, Any]:
         """Arguments of the low-level ``create_container``.
@@ -214,14 +222,19 @@ class DockerBackend(Backend):
             "detach": False, "stdin_open": True, "tty": False,
             "hostname": "bot", "environment": {**BOT_ENV, **spec.env},
             "working_dir": SANDBOX_BOT if spec.package_dir is not None else "/tmp",
-            "labels": {LABEL: spec.label[:60] or "bot"}, "host_config": host_config,
+            "labels": {LABEL: spec.label[:60] or "bot", SLOT_LABEL: str(slot.index)},
+            "host_config": host_config,
             "network_disabled": True,
         }
 
 
-def leftover_containers() -> list[str]:
-    """Bot containers still present (tests check that none are left behind)."""
+def leftover_containers() -> list[tuple[str, int | None]]:
+    """Bot containers still present, with their slot (tests check that none are left behind)."""
     import docker
 
     client = docker.from_env()
-    return [c.name for c in client.containers.list(all=True, filters={"label": LABEL})]
+    found = []
+    for container in client.containers.list(all=True, filters={"label": LABEL}):
+        slot = container.labels.get(SLOT_LABEL, "")
+        found.append((container.name, int(slot) if slot.isdigit() else None))
+    return found

@@ -6,10 +6,10 @@ tests are skipped, with the reason, only when no engine or runner image is avail
 
 from __future__ import annotations
 
-import glob
 import json
 import os
 import shutil
+import tempfile
 import time
 from pathlib import Path
 
@@ -18,7 +18,8 @@ import pytest
 from sandbox import BackendUnavailable, Limits, MatchRecord, get_backend, run_match
 from sandbox.cgroups import CgroupManager
 from sandbox.limits import MIB
-from sandbox.slots import SLOT_COUNT, UID_BASE
+from sandbox.referee import MATCH_FOLDER_PREFIX, match_folder_owner, pid_alive
+from sandbox.slots import SLOT_COUNT, UID_BASE, slot_busy
 
 HERE = Path(__file__).resolve().parent
 BOTS = HERE / "bots"
@@ -47,8 +48,11 @@ def backend(request: pytest.FixtureRequest) -> str:
     return request.param
 
 
+# Other matches may run on this machine while the tests do (a developer's `sandbox play`, a
+# league worker): what belongs to a slot some live process holds, or to another live
+# referee's match folder, is theirs. Anything else of a bot is a leftover.
 def slot_processes() -> list[str]:
-    """Processes running as any slot uid: after a match there must be none."""
+    """Processes running as the uid of a slot nobody holds: after a match there must be none."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -60,21 +64,35 @@ def slot_processes() -> list[str]:
         for line in status.splitlines():
             if line.startswith("Uid:"):
                 uid = int(line.split()[1])
-                if UID_BASE <= uid < UID_BASE + SLOT_COUNT:
+                if UID_BASE <= uid < UID_BASE + SLOT_COUNT and not slot_busy(uid - UID_BASE):
                     found.append(f"pid {entry} uid {uid}")
+    return found
+
+
+def match_folders() -> list[str]:
+    """Match folders of this process or of a referee that is gone."""
+    found = []
+    for path in Path(tempfile.gettempdir()).glob(f"{MATCH_FOLDER_PREFIX}*"):
+        pid = match_folder_owner(path)
+        if pid is None or pid == os.getpid() or not pid_alive(pid):
+            found.append(str(path))
     return found
 
 
 def leftovers() -> list[str]:
     problems = slot_processes()
-    problems += [f"cgroup {p}" for p in CgroupManager().leftovers()]
-    problems += [f"dir {p}" for p in glob.glob("/tmp/botleague-match-*")]
+    problems += [f"cgroup {p}" for p in CgroupManager().leftovers()
+                 if not (p.name.startswith("slot-") and p.name[5:].isdigit()
+                         and slot_busy(int(p.name[5:])))]
+    problems += [f"dir {p}" for p in match_folders()]
     try:
         from sandbox.backends.docker import leftover_containers
 
-        problems += [f"container {c}" for c in leftover_containers()]
+        containers = leftover_containers()
     except Exception:  # no docker here: nothing of it can be left either
-        pass
+        containers = []
+    problems += [f"container {name}" for name, slot in containers
+                 if slot is None or not slot_busy(slot)]
     return problems
 
 
