@@ -3,7 +3,9 @@
 The thinker burns a fixed amount of work per move. Against a quiet opponent and against one
 that leaves three busy processes running after each of its moves, its time per move must be
 about the same on a sandbox backend. On the bare backend (no pausing) the spinners do slow
-it down, which shows the measurement can see theft when it happens.
+it down, which shows the measurement can see theft when it happens. Both bots pin themselves
+to one CPU and, where allowed, raise their priority, so other load on the machine cannot
+dilute what the spinners take.
 """
 
 from __future__ import annotations
@@ -34,10 +36,10 @@ def slowdown(backend: str) -> float:
 
 
 def test_the_idle_bot_cannot_steal_the_thinkers_time(backend: str) -> None:
-    # Measured 0.93-1.01 here; three spinners on two cores would make it ~3 if unpaused.
+    # Measured 0.93-1.01 here; three spinners on the thinker's CPU would make it ~4 if unpaused.
     assert slowdown(backend) < 1.5
 
 
 @pytest.mark.slow
 def test_without_pausing_the_spinner_does_steal_time() -> None:
-    assert slowdown("bare") > 1.8  # measured 2.85
+    assert slowdown("bare") > 2.5  # measured 4.0, idle or beside six busy processes
