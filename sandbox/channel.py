@@ -145,6 +145,10 @@ class MultiplexedSocketTransport(Transport):
 
     def close(self) -> None:
         if self._sock is not None:
+            # shutdown acts on the connection at once; close alone waits for every other
+            # reference to the socket (the HTTP response still holds one) to go.
+            with contextlib.suppress(OSError):
+                self._sock.shutdown(socket.SHUT_RDWR)
             self._sock.close()
             self._sock = None
 
@@ -307,4 +311,7 @@ class Channel:
                 self._out_open = False
             else:
                 self.out_total += len(data)
-                self._out += data
+                # Past the cap nothing the bot says can count: it is counted, never kept. This
+                # holds after ``end`` too, when no request is left to notice the cap.
+                if self.out_total <= self.max_output:
+                    self._out += data

@@ -3,6 +3,7 @@
     python -m sandbox play stones mybot.py builtin:random --show
     python -m sandbox play stones mybot.zip builtin:perfect --games 20
     python -m sandbox show replay.json
+    python -m sandbox submit mybot/ --game stones --name my-bot --url URL --token TOKEN
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from sandbox.limits import MIB, Limits
 from sandbox.packages import BotSpec, check_spec
 from sandbox.record import MatchRecord, MoveRecord
 from sandbox.referee import run_match
+from sandbox.submit import add_parser as add_submit_parser
 from sandbox.summary import tally
 
 
@@ -106,6 +108,7 @@ def _parser() -> argparse.ArgumentParser:
     show = sub.add_parser("show", help="replay a saved match record through the engine")
     show.add_argument("file", help="a record saved with play --replay")
     show.set_defaults(run=_show_file)
+    add_submit_parser(sub)
     return parser
 
 
@@ -205,14 +208,18 @@ def _report_many(records: list[MatchRecord], specs: list[BotSpec], game: games.G
     if game.num_players == 2:
         for name in ("wins", "losses", "draws"):
             table.add_column(name, justify="right")
-    table.add_column("mean score", justify="right")
+    # Stones reports stones placed as scores, but only win/loss decides it: no column for them.
+    if game.scored:
+        table.add_column("mean score", justify="right")
     table.add_column("forfeits")
     table.add_column("time per move", justify="right")
     for t in tally(records, [s.name for s in specs]):
         row = [t.name]
         if game.num_players == 2:
             row += [str(t.wins), str(t.losses), str(t.draws)]
-        row += [f"{t.mean_score:.2f}", t.forfeit_text(), t.time_text()]
+        if game.scored:
+            row.append(f"{t.mean_score:.2f}")
+        row += [t.forfeit_text(), t.time_text()]
         table.add_row(*row)
     out.print(table)
 

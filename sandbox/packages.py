@@ -10,21 +10,24 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import stat
 import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from sandbox.archive import (
+    ENTRY_POINTS,
+    SOURCE_SUFFIXES,
+    PackageLimits,
+    check_entries,
+    entry_name,
+)
 from sandbox.errors import BotPackageError
 
-ENTRY_POINTS = {"main.py": "python", "main.js": "node", "main.cpp": "cpp"}
-SOURCE_SUFFIXES = {".py": "main.py", ".js": "main.js", ".cpp": "main.cpp", ".cc": "main.cpp"}
 BUILTIN_PREFIX = "builtin:"
-
-MAX_FILES = 2000
-MAX_UNPACKED = 64 * 1024 * 1024
-MAX_RATIO = 200  # compressed-to-unpacked ratio beyond which a zip is treated as a bomb
+LIMITS = PackageLimits()
+MAX_FILES = LIMITS.max_entries
+MAX_UNPACKED = LIMITS.max_unpacked
 
 
 @dataclass(frozen=True)
@@ -145,9 +148,9 @@ def _extract_zip(src: Path, dest: Path) -> None:
     try:
         with zipfile.ZipFile(src) as archive:
             infos = archive.infolist()
-            _check_zip(src, infos)
+            check_entries(infos, str(src), LIMITS)
             for info in infos:
-                target = dest / PurePosixPath(info.filename)
+                target = dest / PurePosixPath(entry_name(info, str(src)))
                 if info.is_dir():
                     target.mkdir(parents=True, exist_ok=True)
                     continue
@@ -156,27 +159,6 @@ def _extract_zip(src: Path, dest: Path) -> None:
                     shutil.copyfileobj(fin, fout)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, zlib.error) as error:
         raise BotPackageError(f"bot {str(src)!r}: cannot read the zip ({error})") from None
-
-
-def _check_zip(src: Path, infos: list[zipfile.ZipInfo]) -> None:
-    if len(infos) > MAX_FILES:
-        raise BotPackageError(f"bot {str(src)!r}: more than {MAX_FILES} files in the zip")
-    total = 0
-    for info in infos:
-        name = PurePosixPath(info.filename)
-        if name.is_absolute() or ".." in name.parts or "\\" in info.filename:
-            raise BotPackageError(f"bot {str(src)!r}: unsafe path {info.filename!r} in the zip")
-        mode = info.external_attr >> 16
-        if stat.S_ISLNK(mode):
-            raise BotPackageError(f"bot {str(src)!r}: symbolic link {info.filename!r} in the zip")
-        if info.flag_bits & 0x1:
-            raise BotPackageError(f"bot {str(src)!r}: encrypted entries are not supported")
-        total += info.file_size
-        if info.compress_size and info.file_size / info.compress_size > MAX_RATIO:
-            raise BotPackageError(f"bot {str(src)!r}: {info.filename!r} looks like a zip bomb")
-    if total > MAX_UNPACKED:
-        raise BotPackageError(
-            f"bot {str(src)!r}: unpacks to {total >> 20} MiB, more than {MAX_UNPACKED >> 20} MiB")
 
 
 def _descend_single_folder(root: Path) -> Path:

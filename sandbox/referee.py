@@ -10,9 +10,6 @@ forfeit with a reason: ``timeout``, ``crash``, ``illegal``, ``malformed``, ``out
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -30,14 +27,12 @@ from sandbox.channel import Channel, Reply, Status
 from sandbox.errors import BotPackageError, SandboxError
 from sandbox.languages import bot_command, builtin_command
 from sandbox.limits import Limits
+from sandbox.match_folders import match_folder, sweep_stale_match_folders
 from sandbox.packages import BotPackage, BotSpec, check_spec, unpack
 from sandbox.record import MatchRecord, MoveRecord, PlayerRecord
 from sandbox.runtime import library_dir
 
 OnMove = Callable[[State, MoveRecord], None]
-# A match's scratch folder is /tmp/botleague-match-<referee pid>-<random>: the pid tells a
-# live match's folder from one whose referee died before it could remove it.
-MATCH_FOLDER_PREFIX = "botleague-match-"
 
 
 @dataclass
@@ -81,48 +76,16 @@ def run_match(game_id: str, bots: Sequence[BotSpec | str], *, options: dict[str,
     limits = limits or Limits()
     engine = backend if isinstance(backend, Backend) else get_backend(backend)
     sweep_stale_match_folders()
-    workdir = Path(tempfile.mkdtemp(prefix=f"{MATCH_FOLDER_PREFIX}{os.getpid()}-"))
-    os.chmod(workdir, 0o755)
-    seats: list[_Seat] = []
-    try:
-        seats = [_prepare(game.id, seat, spec, limits, engine, workdir)
-                 for seat, spec in enumerate(specs)]
-        return _Match(game, seed, limits, engine, seats, on_move).play()
-    finally:
-        for s in seats:
-            if s.bot is not None:
-                s.bot.cleanup()
-        shutil.rmtree(workdir, ignore_errors=True)
-
-
-def match_folder_owner(path: Path) -> int | None:
-    """The pid of the referee that made a match folder (its name says), if it says."""
-    owner = path.name.removeprefix(MATCH_FOLDER_PREFIX).split("-")[0]
-    return int(owner) if owner.isdigit() else None
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # alive, someone else's
-        pass
-    return True
-
-
-def sweep_stale_match_folders() -> list[Path]:
-    """Remove match folders whose referee is gone (SIGKILL, a crashed worker); returns them.
-
-    A referee stopped any other way removes its own folder; this catches what it could not.
-    """
-    swept = []
-    for path in Path(tempfile.gettempdir()).glob(f"{MATCH_FOLDER_PREFIX}*"):
-        pid = match_folder_owner(path)
-        if pid is not None and pid != os.getpid() and not pid_alive(pid):
-            shutil.rmtree(path, ignore_errors=True)
-            swept.append(path)
-    return swept
+    with match_folder() as workdir:
+        seats: list[_Seat] = []
+        try:
+            seats = [_prepare(game.id, seat, spec, limits, engine, workdir)
+                     for seat, spec in enumerate(specs)]
+            return _Match(game, seed, limits, engine, seats, on_move).play()
+        finally:
+            for s in seats:
+                if s.bot is not None:
+                    s.bot.cleanup()
 
 
 def _prepare(game_id: str, seat: int, spec: BotSpec, limits: Limits, backend: Backend,

@@ -9,8 +9,10 @@ row and column moves read whole lines with one shift and mask:
   ``n + col * rows + row``);
 - bits ``[8n, 9n)``: a *high plane*: bit ``8n + i`` adds 16 to cell ``i``'s exponent. It is zero
   in any realistic game (it takes a 65536 tile on 4x4); it exists so the engine stays correct
-  instead of wrapping. ``max_turns`` is capped at 10**6, which bounds the tile sum by about
-  4 * 10**6 < 2**22, so five bits per cell always suffice.
+  instead of wrapping. ``max_turns`` is capped at 10**6, which bounds the tile sum of a game
+  played from the start by about 4 * 10**6 < 2**22, so five bits per cell always suffice; a
+  state rebuilt from an observation is refused unless its tile sum stays below 2**32 (no
+  tile past 2**31, exponent 31) up to ``max_turns``.
 
 Equal boards are equal ints, so a board is also a fine dictionary key for a search.
 

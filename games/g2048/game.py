@@ -108,12 +108,29 @@ class G2048(Game):
                 or any(not isinstance(r, list) or len(r) != self.cols for r in grid)):
             raise GameError(f"'grid' must be {self.rows} rows of {self.cols} numbers")
         exponents = [[_exponent_of(v) for v in row] for row in grid]
+        turn = _count(observation, "turn")
+        self._check_room(exponents, turn)
         state = G2048State(self, seed)
         state.board = self.geometry.from_grid(exponents)
         state.score = _count(observation, "score")
-        state.turn = _count(observation, "turn")
+        state.turn = turn
         state._check_end()
         return state
+
+    def _check_room(self, exponents: list[list[int]], turn: int) -> None:
+        """Refuse a grid whose tiles could grow past the largest tile the board holds.
+
+        The packed board stores exponents up to 31 (a nibble plus the high plane). No tile can
+        outgrow the sum of all tiles, and that sum grows by at most 4 a move (the spawn), so
+        a sum that stays below 2**32 until ``max_turns`` keeps every tile storable. A game
+        played from the start never comes near (4 * 10**6 at most); only a made-up
+        observation does, and storing its merge would corrupt the board.
+        """
+        total = sum(1 << e for row in exponents for e in row if e)
+        moves_left = max(0, self.max_turns - turn)
+        if total + 4 * moves_left >= 1 << 32:
+            raise GameError(f"tiles summing to {total} could merge into a 2**32 tile within "
+                            f"the {moves_left} moves left; a tile holds at most 2**31")
 
 
 def _exponent_of(value: Any) -> int:

@@ -1,8 +1,9 @@
 """The ``docker`` backend: one container per bot per match, through the Docker SDK.
 
-Each container: no network, read-only root, a small tmpfs ``/tmp``, memory (swap included),
-pids and CPU limits, every capability dropped, ``no-new-privileges``, Docker's default
-seccomp profile, and the slot's own unprivileged uid. The bot is the container's pid 1 (no
+Each container: no network, read-only root, a small tmpfs ``/tmp`` as the only writable
+place (IPC mode ``none``: no ``/dev/shm``), no log driver, memory (swap included), pids and
+CPU limits, every capability dropped, ``no-new-privileges``, Docker's default seccomp
+profile, and the slot's own unprivileged uid. The bot is the container's pid 1 (no
 init to trace; when it exits everything in the container dies with it). Its files, the
 engine library and the C++ build are bind-mounted read-only, so the daemon must run on the
 worker's host (as it does when a worker uses the host's ``/var/run/docker.sock``).
@@ -95,10 +96,21 @@ class DockerBot(RunningBot):
             self._paused_by_api = False
 
     def kill(self) -> None:
+        # Hang up first. dockerd finishes a container's exit (and so the kill call) only once
+        # it has copied out everything the bot wrote; with nobody reading the attach socket
+        # that copy blocks, and the kill with it until the client times out (60 s). What a
+        # bot writes once it is being killed is of no use to the referee.
+        self.hang_up()
         if self._pauser is not None:
             self._pauser.release()
         with contextlib.suppress(Exception):
             self.container.kill()
+
+    def hang_up(self) -> None:
+        """Close the attach connection: the bot's input ends, its output goes nowhere."""
+        self.transport.close()
+        with contextlib.suppress(Exception):
+            self._sock_io.close()
 
     def wait(self, timeout: float) -> ExitInfo | None:
         if self._exit is not None:
@@ -121,9 +133,7 @@ class DockerBot(RunningBot):
         self._cleaned = True
         if self._pauser is not None:
             self._pauser.release()
-        self.transport.close()
-        with contextlib.suppress(Exception):
-            self._sock_io.close()
+        self.hang_up()
         with contextlib.suppress(Exception):
             self.container.remove(force=True)
         if self.slot is not None:
@@ -213,7 +223,11 @@ class DockerBackend(Backend):
             tmpfs={"/tmp": f"rw,nosuid,nodev,size={limits.tmp_size},mode=1777"},
             mem_limit=limits.memory, memswap_limit=limits.memory,
             pids_limit=limits.pids, nano_cpus=int(limits.cpus * 1e9),
-            cap_drop=["ALL"], security_opt=["no-new-privileges"], ipc_mode="private",
+            # IPC mode none: no /dev/shm, a writable tmpfs (64 MiB) that "private" would mount.
+            cap_drop=["ALL"], security_opt=["no-new-privileges"], ipc_mode="none",
+            # No log driver: the default json-file one would copy all the bot prints to the
+            # worker's disk without a limit. The referee keeps its own capped log instead.
+            log_config={"Type": "none", "Config": {}},
             ulimits=[Ulimit(name="nofile", soft=256, hard=256),
                      Ulimit(name="core", soft=0, hard=0)])
         return {

@@ -3,7 +3,8 @@
 Each bot runs as its own unprivileged uid (one per slot, taken *before* bwrap: bwrap run as
 root keeps every capability and maps ``--uid`` back to host root), in new user, pid, mount,
 network, ipc and uts namespaces, with a read-only view of ``/usr`` and a few ``/etc`` files,
-its own files read-only at ``/bot``, a small private ``/tmp``, rlimits, a seccomp deny-list
+its own files read-only at ``/bot``, a read-only root and ``/dev`` (so no ``/dev/shm``
+either), a small private ``/tmp`` as the only writable place, rlimits, a seccomp deny-list
 (without it a bot can ptrace-attach the sandbox init and hang it), and a memory/pids cgroup
 where the host allows. bwrap is started with an empty environment, since the bot can read
 its init's environment through ``/proc/1/environ``.
@@ -253,7 +254,11 @@ class ProcessBackend(Backend):
                  "--size", str(spec.limits.tmp_size), "--perms", "1777", "--tmpfs", "/tmp"]
         for host, inside, writable in self._binds(spec):
             args += ["--bind" if writable else "--ro-bind", host, inside]
-        args += ["--chdir", SANDBOX_BOT if spec.package_dir is not None else "/tmp",
+        # bwrap builds the root and /dev as writable tmpfs (bounded only by the memory
+        # cgroup); once every mount point exists, both become read-only, leaving /tmp (and
+        # a writable build folder) the only places a bot can write.
+        args += ["--remount-ro", "/dev", "--remount-ro", "/",
+                 "--chdir", SANDBOX_BOT if spec.package_dir is not None else "/tmp",
                  "--clearenv"]
         for key, value in {**BOT_ENV, **spec.env}.items():
             args += ["--setenv", key, value]
@@ -297,6 +302,7 @@ class ProcessBackend(Backend):
                   'mount -t tmpfs -o mode=755,size=64k none "$R/dev"',
                   'for d in null zero random urandom full; do touch "$R/dev/$d"; '
                   'mount --bind /dev/$d "$R/dev/$d"; done',
+                  'mount -o remount,ro "$R/dev"',
                   f'mount -t tmpfs -o mode=1777,size={spec.limits.tmp_size} none "$R/tmp"']
         for host, inside, writable in binds:
             lines += [f'mkdir -p "$R{inside}"', f'mount --bind {host} "$R{inside}"']

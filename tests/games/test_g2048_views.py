@@ -81,6 +81,24 @@ def test_a_bad_observation_is_refused_with_a_reason(bad):
         games.make_game("g2048").state_from_observation(bad)  # type: ignore[union-attr]
 
 
+def test_tiles_whose_merge_the_board_cannot_hold_are_refused():
+    game = games.make_game("g2048")
+    with pytest.raises(games.GameError, match=r"at most 2\*\*31"):
+        game.state_from_observation({"grid": [[2**31, 2**31, 0, 0]] + [[0] * 4] * 3})
+    with pytest.raises(games.GameError, match=r"2\*\*32"):  # 2**31 after one merge, then 2**32
+        game.state_from_observation({"grid": [[2**31, 2**30, 2**30, 0]] + [[0] * 4] * 3})
+
+
+def test_the_largest_storable_merge_is_exact():
+    game = games.make_game("g2048")
+    state = game.state_from_observation({"grid": [[2**30, 2**30, 0, 0]] + [[0] * 4] * 3})
+    slid, gain = state.slide("L")
+    assert slid.grid() == [[2**31, 0, 0, 0]] + [[0] * 4] * 3
+    assert gain == 2**31
+    state.apply("L")
+    assert state.grid()[0][0] == 2**31 and state.score == 2**31 and state.max_tile() == 2**31
+
+
 def test_a_copy_is_independent_both_ways():
     state = played(2, 10)
     twin = state.copy()

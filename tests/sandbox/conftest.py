@@ -18,7 +18,11 @@ import pytest
 from sandbox import BackendUnavailable, Limits, MatchRecord, get_backend, run_match
 from sandbox.cgroups import CgroupManager
 from sandbox.limits import MIB
-from sandbox.referee import MATCH_FOLDER_PREFIX, match_folder_owner, pid_alive
+from sandbox.match_folders import (
+    MATCH_FOLDER_PREFIX,
+    match_folder_in_use,
+    match_folder_owner,
+)
 from sandbox.slots import SLOT_COUNT, UID_BASE, slot_busy
 
 HERE = Path(__file__).resolve().parent
@@ -70,11 +74,10 @@ def slot_processes() -> list[str]:
 
 
 def match_folders() -> list[str]:
-    """Match folders of this process or of a referee that is gone."""
+    """Match folders of this process or of a referee that is gone (nobody holds the lock)."""
     found = []
     for path in Path(tempfile.gettempdir()).glob(f"{MATCH_FOLDER_PREFIX}*"):
-        pid = match_folder_owner(path)
-        if pid is None or pid == os.getpid() or not pid_alive(pid):
+        if match_folder_owner(path) == os.getpid() or not match_folder_in_use(path):
             found.append(str(path))
     return found
 

@@ -8,6 +8,7 @@ process, cgroup, container or match folder is left behind (``clean_worker``).
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,12 @@ def test_writing_2_gib_to_disk_fails_inside(tmp_path: Path, backend: str) -> Non
     record = play([attack(tmp_path, "disk_fill"), OPPONENT], backend)
     log = blocked(record)
     assert "/tmp: 16 MiB" in log or "/tmp: 15 MiB" in log, log
+    finished_normally(record)
+
+
+def test_nothing_but_the_private_tmp_is_writable(tmp_path: Path, backend: str) -> None:
+    record = play([attack(tmp_path, "write_outside_tmp"), OPPONENT], backend)
+    assert "only /tmp is writable" in blocked(record)
     finished_normally(record)
 
 
@@ -95,8 +102,12 @@ def test_signalling_the_referee_and_parent_harms_nobody(tmp_path: Path, backend:
 
 
 def test_printing_1_gib_is_an_output_limit_forfeit(tmp_path: Path, backend: str) -> None:
+    began = time.monotonic()
     record = play([attack(tmp_path, "stdout_flood"), OPPONENT], backend)
     assert forfeit_of(record) == (0, "output-limit")
+    # Killing a bot whose output nobody reads any more must not wait on that output (the
+    # Docker engine once held the kill until the client timed out, 60 s).
+    assert time.monotonic() - began < 10, "the forfeit did not end the match at once"
 
 
 @pytest.mark.parametrize("name", ["spin", "sleep"])
@@ -133,7 +144,7 @@ def test_attack_bots_really_attack_without_a_sandbox(tmp_path: Path,
     monkeypatch.setenv("BOTLEAGUE_TEST_SECRET", SECRET)
     victim = tmp_path / "victim-secret.txt"
     victim.write_text("book")
-    cases = {"read_secrets": "", "other_bot": str(victim)}
+    cases = {"read_secrets": "", "other_bot": str(victim), "write_outside_tmp": ""}
     if Path("/var/run/docker.sock").exists():
         cases["docker_sock"] = ""
     for name, target in cases.items():

@@ -60,6 +60,16 @@ def test_games_ends_with_a_summary_table_and_saves_replays(tmp_path: Path) -> No
     assert shown.stdout.count("seed") == 4
 
 
+def test_the_summary_has_a_mean_score_only_for_games_decided_by_score() -> None:
+    stones = cli("play", "stones", str(BOTS / "first.py"), "builtin:random", "--games", "2")
+    assert stones.returncode == 0, stones.stderr
+    assert "wins" in stones.stdout and "mean score" not in stones.stdout, stones.stdout
+    solo = cli("play", "g2048", "builtin:random", "--games", "2",
+               "--options", '{"max_turns": 20}')
+    assert solo.returncode == 0, solo.stderr
+    assert "mean score" in solo.stdout, solo.stdout
+
+
 def test_forfeits_are_counted_by_reason(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("from botlib import run\nrun(lambda turn: 'nonsense')\n")

@@ -7,15 +7,20 @@ leftover of ours.
 
 from __future__ import annotations
 
+import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from sandbox.backends.docker import leftover_containers
+from sandbox.backends.docker import LABEL, leftover_containers
+from sandbox.match_folders import MATCH_FOLDER_PREFIX, sweep_stale_match_folders
 from sandbox.slots import SLOT_COUNT, UID_BASE
 from tests.sandbox.conftest import (
     BOTS,
@@ -42,16 +47,46 @@ run(play)
 """
 
 
-def any_slot_process() -> bool:
-    for status in Path("/proc").glob("[0-9]*/status"):
-        try:
-            uid = next(int(line.split()[1]) for line in status.read_text().splitlines()
-                       if line.startswith("Uid:"))
-        except (OSError, StopIteration):
-            continue
-        if UID_BASE <= uid < UID_BASE + SLOT_COUNT:
-            return True
-    return False
+def slot_uid(pid: int) -> bool:
+    """Whether process ``pid`` runs as a slot's uid: a bot, or the sandbox around one."""
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+        uid = next(int(line.split()[1]) for line in lines if line.startswith("Uid:"))
+    except (OSError, StopIteration):
+        return False
+    return UID_BASE <= uid < UID_BASE + SLOT_COUNT
+
+
+def descendants(pid: int) -> list[int]:
+    found, i = [pid], 0
+    while i < len(found):
+        for children in Path(f"/proc/{found[i]}/task").glob("*/children"):
+            try:
+                found.extend(int(x) for x in children.read_text().split())
+            except OSError:
+                continue
+        i += 1
+    return found[1:]
+
+
+def bots_of(proc: subprocess.Popen[str]) -> list[int]:
+    """The processes of ``proc``'s bots (process backend). Other matches may run on the
+    machine meanwhile (a league worker, a benchmark): their bots are not ours to wait for."""
+    return [pid for pid in descendants(proc.pid) if slot_uid(pid)]
+
+
+def containers_of(bot: Path) -> list[str]:
+    """The running containers of the bot named ``bot`` (docker backend)."""
+    import docker
+
+    running = docker.from_env().containers.list(filters={"label": f"{LABEL}={bot.name}"})
+    return [c.name for c in running]
+
+
+def wait_gone(pids: list[int], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while any(Path(f"/proc/{pid}").exists() for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def default_signals() -> None:
@@ -60,14 +95,14 @@ def default_signals() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def start_match(bot: Path, backend: str) -> subprocess.Popen[str]:
+def start_match(bot: Path, backend: str, wrapper: Sequence[str] = ()) -> subprocess.Popen[str]:
     """A match run by another process (as a developer's `sandbox play` would), mid-game."""
-    proc = subprocess.Popen([sys.executable, "-m", "sandbox", "play", "g2048", str(bot),
+    proc = subprocess.Popen([*wrapper, sys.executable, "-m", "sandbox", "play", "g2048", str(bot),
                              "--backend", backend, "--startup-time", "60"],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True, preexec_fn=default_signals)
     deadline = time.monotonic() + 60
-    while not any_slot_process():
+    while not (containers_of(bot) if backend == "docker" else bots_of(proc)):
         assert proc.poll() is None and time.monotonic() < deadline, "the match did not start"
         time.sleep(0.05)
     return proc
@@ -113,16 +148,44 @@ def test_a_stopped_match_leaves_nothing_behind(foreign_match, signum, code, says
 
 def test_a_killed_referees_leftovers_go_with_the_next_match(sleeper, backend):
     proc = start_match(sleeper, backend)
+    bots = bots_of(proc)
     proc.kill()
     proc.wait(timeout=30)
     # a process-backend bot dies with its referee (bwrap --die-with-parent); a container stays
-    deadline = time.monotonic() + 10
-    while backend == "process" and any_slot_process() and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_gone(bots)
     stranded = [p for p in match_folders() if f"-{proc.pid}-" in p]
     assert stranded, "SIGKILL gives the referee no chance to clean up"
     if backend == "docker":
         assert any(name for name, _ in leftover_containers())
     play([str(BOTS / "first.py"), "builtin:random"], backend)
     assert not any(Path(p).exists() for p in stranded)
+    assert_worker_clean()
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("unshare"),
+                    reason="a pid namespace needs root and util-linux's unshare")
+def test_a_killed_referee_in_a_pid_namespace_is_swept_too(sleeper):
+    """A referee in a container names its folder after its pid there: here 1, alive here."""
+    backend_or_skip("process")
+    pattern = f"{MATCH_FOLDER_PREFIX}1-*"
+    before = set(Path(tempfile.gettempdir()).glob(pattern))
+    # --mount-proc: a /proc of its own, as in a container; --kill-child: our SIGKILL of
+    # unshare reaches the referee (pid 1 there), whose death ends its whole namespace
+    proc = start_match(sleeper, "process",
+                       ["unshare", "--pid", "--fork", "--mount-proc", "--kill-child"])
+    bots = bots_of(proc)
+    try:
+        deadline = time.monotonic() + 30
+        while not (stranded := set(Path(tempfile.gettempdir()).glob(pattern)) - before):
+            assert time.monotonic() < deadline, "no match folder of pid 1 appeared"
+            time.sleep(0.05)
+        (folder,) = stranded
+        assert folder not in sweep_stale_match_folders()  # its referee is alive
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+    wait_gone(bots)
+    assert folder.is_dir(), "SIGKILL gives the referee no chance to clean up"
+    play([str(BOTS / "first.py"), "builtin:random"], "process")
+    assert not folder.exists(), "pid 1 is alive here: only the referee's lock could tell"
     assert_worker_clean()

@@ -30,7 +30,8 @@ def test_a_clean_match(unshare: ProcessBackend) -> None:
 
 
 @pytest.mark.parametrize("name", ["read_secrets", "network", "docker_sock", "disk_fill",
-                                  "fork_bomb", "orphan", "proc1_environ", "signal_parent"])
+                                  "fork_bomb", "orphan", "proc1_environ", "signal_parent",
+                                  "write_outside_tmp"])
 def test_attacks_fail_inside(tmp_path: Path, unshare: ProcessBackend, name: str,
                              monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BOTLEAGUE_TEST_SECRET", SECRET)

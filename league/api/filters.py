@@ -1,0 +1,28 @@
+"""Query parameters of the lists, checked: a bad one is a 400 naming it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+from rest_framework.request import Request
+
+from league.ladders.models import MatchKind, MatchStatus
+
+
+class BotFilters(serializers.Serializer):
+    game = serializers.CharField(required=False, help_text="game id")
+    owner = serializers.CharField(required=False, help_text="owner's username")
+
+
+class MatchFilters(serializers.Serializer):
+    ladder = serializers.CharField(required=False, help_text="ladder slug")
+    bot = serializers.IntegerField(required=False, min_value=1, help_text="bot id")
+    status = serializers.ChoiceField(choices=MatchStatus.choices, required=False)
+    kind = serializers.ChoiceField(choices=MatchKind.choices, required=False)
+
+
+def query_filters(request: Request, filters: type[serializers.Serializer]) -> dict[str, Any]:
+    form = filters(data=request.query_params)
+    form.is_valid(raise_exception=True)
+    return dict(form.validated_data)

@@ -1,0 +1,27 @@
+"""Who may change a bot: its owner. Reading private things is decided in the selectors."""
+
+from __future__ import annotations
+
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied
+from rest_framework.request import Request
+
+from league.api.selectors import can_see_private
+from league.bots.models import Bot, BotVersion
+
+
+def require_signed_in(request: Request) -> None:
+    if not request.user.is_authenticated:
+        raise NotAuthenticated()
+
+
+def require_owner(request: Request, bot: Bot, action: str) -> None:
+    require_signed_in(request)
+    if bot.owner_id != request.user.pk:
+        raise PermissionDenied(f"only the owner of {bot.name!r} can {action}")
+
+
+def require_private_access(request: Request, version: BotVersion) -> None:
+    require_signed_in(request)
+    if not can_see_private(request.user, version.bot):
+        raise PermissionDenied(f"only the owner of {version.bot.name!r} and staff can "
+                               "download its source")

@@ -1,0 +1,28 @@
+from django.urls import path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from league.api import errors, views
+
+app_name = "api"
+
+urlpatterns = [
+    path("games/", views.GameList.as_view(), name="games"),
+    path("ladders/", views.LadderList.as_view(), name="ladders"),
+    path("ladders/<slug:slug>/", views.LadderDetail.as_view(), name="ladder"),
+    path("ladders/<slug:slug>/rankings/", views.LadderRankings.as_view(), name="rankings"),
+    path("bots/", views.BotList.as_view(), name="bots"),
+    path("bots/<int:bot_id>/", views.BotDetail.as_view(), name="bot"),
+    path("bots/<int:bot_id>/retire/", views.BotRetire.as_view(), name="bot-retire"),
+    path("bots/<int:bot_id>/versions/", views.BotVersions.as_view(), name="bot-versions"),
+    path("bots/<int:bot_id>/ratings/", views.BotRatings.as_view(), name="bot-ratings"),
+    path("versions/", views.VersionUpload.as_view(), name="versions"),
+    path("versions/<int:version_id>/", views.VersionDetail.as_view(), name="version"),
+    path("versions/<int:version_id>/source/", views.VersionSource.as_view(),
+         name="version-source"),
+    path("matches/", views.MatchList.as_view(), name="matches"),
+    path("matches/<int:match_id>/", views.MatchDetail.as_view(), name="match"),
+    path("matches/<int:match_id>/replay/", views.MatchReplay.as_view(), name="replay"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    re_path(r"^.*$", errors.not_found),
+]

@@ -1,0 +1,208 @@
+"""The API's views: read the request, call one selector or service, serialize. No rules here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from league.api import selectors
+from league.api.errors import PayloadTooLarge
+from league.api.filters import BotFilters, MatchFilters, query_filters
+from league.api.permissions import require_owner, require_private_access, require_signed_in
+from league.api.serializers import (
+    BotPublicSerializer,
+    BotSerializer,
+    GameSerializer,
+    LadderSerializer,
+    MatchDetailSerializer,
+    MatchSerializer,
+    RankingSerializer,
+    RatingPointSerializer,
+    UploadSerializer,
+    VersionSerializer,
+)
+from league.api.throttling import AnonThrottle, TokenThrottle, UploadThrottle
+from league.bots.models import Bot
+from league.bots.services import UploadError, bot_retire, bot_set_public, version_upload
+from league.ladders.selectors import ladder_board
+
+
+class GameList(APIView):
+    @extend_schema(responses=GameSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        return Response(GameSerializer(selectors.game_list(), many=True).data)
+
+
+class LadderList(generics.ListAPIView):
+    serializer_class = LadderSerializer
+    pagination_class = None
+
+    def get_queryset(self) -> Any:
+        return selectors.ladder_list()
+
+
+class LadderDetail(generics.RetrieveAPIView):
+    serializer_class = LadderSerializer
+
+    def get_object(self) -> Any:
+        return selectors.ladder_get(slug=self.kwargs["slug"])
+
+
+class LadderRankings(APIView):
+    @extend_schema(responses=RankingSerializer(many=True))
+    def get(self, request: Request, slug: str) -> Response:
+        board = ladder_board(selectors.ladder_get(slug=slug))
+        return Response(RankingSerializer(board, many=True).data)
+
+
+class BotList(generics.ListAPIView):
+    serializer_class = BotSerializer
+
+    @extend_schema(parameters=[BotFilters])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self) -> Any:
+        filters = query_filters(self.request, BotFilters)
+        return selectors.bot_list(user=self.request.user, **filters)
+
+
+class BotDetail(APIView):
+    @extend_schema(responses=BotSerializer)
+    def get(self, request: Request, bot_id: int) -> Response:
+        bot = selectors.bot_get(user=request.user, bot_id=bot_id)
+        return Response(BotSerializer(bot).data)
+
+    @extend_schema(request=BotPublicSerializer, responses=BotSerializer)
+    def patch(self, request: Request, bot_id: int) -> Response:
+        bot = _owned_bot(request, bot_id, "make it public or private")
+        data = BotPublicSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        bot = bot_set_public(bot=bot, public=data.validated_data["public"])
+        return Response(BotSerializer(selectors.bot_get(user=request.user, bot_id=bot.pk)).data)
+
+
+class BotRetire(APIView):
+    @extend_schema(request=None, responses=BotSerializer)
+    def post(self, request: Request, bot_id: int) -> Response:
+        bot = bot_retire(bot=_owned_bot(request, bot_id, "retire it"))
+        return Response(BotSerializer(selectors.bot_get(user=request.user, bot_id=bot.pk)).data)
+
+
+def _owned_bot(request: Request, bot_id: int, action: str) -> Bot:
+    require_signed_in(request)
+    bot = selectors.bot_get(user=request.user, bot_id=bot_id)
+    require_owner(request, bot, action)
+    return bot
+
+
+class BotVersions(generics.ListAPIView):
+    serializer_class = VersionSerializer
+
+    def get_queryset(self) -> Any:
+        bot = selectors.bot_get(user=self.request.user, bot_id=self.kwargs["bot_id"])
+        return selectors.version_list(bot=bot)
+
+
+class BotRatings(generics.ListAPIView):
+    """The bot's rating (rated ladders) or score (scored ladders) after each match."""
+
+    serializer_class = RatingPointSerializer
+
+    def get_queryset(self) -> Any:
+        bot = selectors.bot_get(user=self.request.user, bot_id=self.kwargs["bot_id"])
+        return selectors.rating_history(bot=bot)
+
+
+class VersionUpload(APIView):
+    """Upload a new version (a new bot on a new name); it comes back ``validating``."""
+
+    parser_classes = [MultiPartParser, FormParser]
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [AnonThrottle, TokenThrottle, UploadThrottle]
+
+    @extend_schema(request={"multipart/form-data": UploadSerializer},
+                   responses={201: VersionSerializer,
+                              400: OpenApiResponse(description="refused, with the reason")})
+    def post(self, request: Request) -> Response:
+        form = UploadSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        upload = form.validated_data["file"]
+        if upload.size > settings.UPLOAD_MAX_BYTES:
+            raise PayloadTooLarge(f"{upload.name!r} is {upload.size} bytes; a bot may be at "
+                                  "most 10 MiB")
+        try:
+            version = version_upload(owner=request.user, game=form.validated_data["game"],
+                                     name=form.validated_data["name"], filename=upload.name,
+                                     data=upload.read())
+        except UploadError as error:
+            raise ValidationError(str(error)) from None
+        version = selectors.version_get(user=request.user, version_id=version.pk)
+        return Response(VersionSerializer(version, context={"request": request}).data,
+                        status=status.HTTP_201_CREATED)
+
+
+class VersionDetail(generics.RetrieveAPIView):
+    serializer_class = VersionSerializer
+
+    def get_object(self) -> Any:
+        return selectors.version_get(user=self.request.user,
+                                     version_id=self.kwargs["version_id"])
+
+
+class VersionSource(APIView):
+    @extend_schema(responses={(200, "application/zip"): OpenApiTypes.BINARY})
+    def get(self, request: Request, version_id: int) -> HttpResponse:
+        version = selectors.version_get(user=request.user, version_id=version_id,
+                                        with_archive=True)
+        require_private_access(request, version)
+        response = HttpResponse(bytes(version.archive), content_type="application/zip")
+        response["Content-Disposition"] = (
+            f'attachment; filename="{version.bot.name}-v{version.number}.zip"')
+        return response
+
+
+class MatchList(generics.ListAPIView):
+    """Matches, newest first; filter by ladder, bot, status and kind."""
+
+    serializer_class = MatchSerializer
+
+    @extend_schema(parameters=[MatchFilters])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self) -> Any:
+        filters = query_filters(self.request, MatchFilters)
+        if "ladder" in filters:
+            filters["ladder"] = selectors.ladder_get(slug=filters["ladder"])
+        if "bot" in filters:
+            filters["bot"] = selectors.bot_get(user=self.request.user, bot_id=filters["bot"])
+        return selectors.match_list(**filters)
+
+
+class MatchDetail(generics.RetrieveAPIView):
+    serializer_class = MatchDetailSerializer
+
+    def get_object(self) -> Any:
+        return selectors.match_get(match_id=self.kwargs["match_id"])
+
+
+class MatchReplay(APIView):
+    """The match record: game, options, seed, moves, times, result; the bots' logs only for
+    their owners and staff."""
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request, match_id: int) -> Response:
+        match = selectors.match_get(match_id=match_id)
+        return Response(selectors.replay_record(user=request.user, match=match))

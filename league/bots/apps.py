@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class BotsConfig(AppConfig):
+    name = "league.bots"
+    label = "bots"

@@ -1,0 +1,82 @@
+"""Bots and their immutable versions: every upload is a new version with its archive kept."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+import games
+
+
+def game_choices() -> list[tuple[str, str]]:
+    return [(g, games.game_class(g).title) for g in games.game_ids()]
+
+
+class Bot(models.Model):
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                              related_name="bots")
+    game = models.CharField(max_length=32, choices=game_choices)
+    name = models.CharField(max_length=40)
+    public = models.BooleanField(default=True)
+    retired = models.BooleanField(default=False)
+    """Retired by its owner: off the board, never scheduled, kept with its history."""
+    disabled = models.BooleanField(default=False)
+    """Disabled by staff: like retired, with a reason, and only staff can undo it."""
+    disabled_reason = models.CharField(max_length=200, blank=True)
+    active_version = models.ForeignKey("BotVersion", null=True, blank=True,
+                                       on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "name"],
+                                               name="bot_name_unique_per_game")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.game})"
+
+    @property
+    def plays(self) -> bool:
+        """Whether matchmaking may schedule it."""
+        return not self.retired and not self.disabled and self.active_version_id is not None
+
+
+class VersionStatus(models.TextChoices):
+    VALIDATING = "validating"
+    ACTIVE = "active"
+    REJECTED = "rejected"
+    RETIRED = "retired"
+
+
+class Language(models.TextChoices):
+    PYTHON = "python"
+    NODE = "node"
+    CPP = "cpp"
+
+
+class BotVersion(models.Model):
+    """One upload. Never edited after creation, except its validation outcome."""
+
+    bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    sha256 = models.CharField(max_length=64)
+    size = models.PositiveIntegerField()
+    language = models.CharField(max_length=10, choices=Language.choices)
+    entry = models.CharField(max_length=255)
+    filename = models.CharField(max_length=255)
+    archive = models.BinaryField()
+    status = models.CharField(max_length=12, choices=VersionStatus.choices,
+                              default=VersionStatus.VALIDATING)
+    reason = models.TextField(blank=True)
+    """Why a version was rejected: the forfeit reason and its detail, or the compiler's error."""
+    log = models.TextField(blank=True)
+    """The bot's stderr (or the compiler's output) from its validation match."""
+    created_at = models.DateTimeField(auto_now_add=True)
+    validated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["bot", "number"],
+                                               name="version_number_unique_per_bot")]
+        ordering = ["bot", "-number"]
+
+    def __str__(self) -> str:
+        return f"{self.bot.name} v{self.number}"

@@ -1,0 +1,30 @@
+"""``./manage.py demo``: demo users and bots on every ladder (run by ``./dev up``; idempotent)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from league.demo.services import demo_install
+
+
+class Command(BaseCommand):
+    help = ("Create the demo users and upload the demo bots on every ladder through the "
+            "ordinary upload service. Running it again uploads only bots whose source "
+            "changed.")
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--quiet", action="store_true",
+                            help="print only what could not be uploaded")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        quiet = options["quiet"] or options["verbosity"] == 0
+        report = demo_install()
+        if report.users_created and not quiet:
+            self.stdout.write(f"demo users created: {', '.join(report.users_created)}")
+        for ladder in report.ladders:
+            if not quiet:
+                self.stdout.write(ladder.summary())
+            for problem in ladder.problems:
+                self.stderr.write(f"{ladder.title}: {problem}")

@@ -1,0 +1,93 @@
+"""Typed readers for the environment: every setting comes from here, and a bad value stops
+the process at start with the variable's name and what it should look like."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+TRUE = {"1", "true", "yes", "on"}
+FALSE = {"0", "false", "no", "off", ""}
+
+
+def _raw(name: str) -> str | None:
+    value = os.environ.get(name)
+    return None if value is None else value.strip()
+
+
+def env_str(name: str, default: str = "") -> str:
+    value = _raw(name)
+    return default if value is None or value == "" else value
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    value = _raw(name)
+    if value is None:
+        return default
+    if value.lower() in TRUE:
+        return True
+    if value.lower() in FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={value!r}: expected one of 1/0, true/false, yes/no")
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+    value = _raw(name)
+    if value is None or value == "":
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r}: expected a whole number") from None
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name}={number}: must be at least {minimum}")
+    return number
+
+
+def env_float(name: str, default: float, *, minimum: float | None = None) -> float:
+    value = _raw(name)
+    if value is None or value == "":
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r}: expected a number") from None
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name}={number}: must be at least {minimum}")
+    return number
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    value = _raw(name)
+    if value is None or value == "":
+        return default
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_url(name: str, schemes: tuple[str, ...]) -> str:
+    """A URL whose scheme is one of ``schemes``, or "" when unset."""
+    value = env_str(name)
+    if value and value.split("://", 1)[0] not in schemes:
+        raise ImproperlyConfigured(
+            f"{name}={value!r}: expected a URL starting with "
+            f"{' or '.join(s + '://' for s in schemes)}")
+    return value
+
+
+RATE_PATTERN = re.compile(r"^\d+/(s|sec|second|m|min|minute|h|hour|d|day)$")
+
+
+def env_rate(name: str, default: str) -> str:
+    """A request rate such as ``60/min`` (per s, min, hour or day)."""
+    value = env_str(name, default)
+    if not RATE_PATTERN.match(value):
+        raise ImproperlyConfigured(f"{name}={value!r}: expected a rate like 60/min or 1000/day")
+    return value
+
+
+def env_path(name: str, default: Path) -> Path:
+    value = env_str(name)
+    return Path(value).expanduser().resolve() if value else default

@@ -1,0 +1,44 @@
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from league.ladders.models import Ladder, Match, Participant, Standing
+from league.ladders.services import match_rerun
+
+
+@admin.register(Ladder)
+class LadderAdmin(admin.ModelAdmin):
+    list_display = ["title", "game", "kind", "backend", "active"]
+
+
+class ParticipantInline(admin.TabularInline):
+    model = Participant
+    extra = 0
+    can_delete = False
+    fields = ["seat", "version", "builtin", "outcome", "score", "forfeit", "forfeit_detail",
+              "moves", "time_used", "mu_before", "mu_after"]
+    readonly_fields = fields
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    """The queue: filter by status to see what waits, runs, or failed and why."""
+
+    list_display = ["pk", "ladder", "kind", "status", "attempts", "claimed_by", "heartbeat_at",
+                    "reason", "finished_at"]
+    list_filter = ["status", "kind", "ladder"]
+    inlines = [ParticipantInline]
+    readonly_fields = [f.name for f in Match._meta.fields]
+    actions = ["rerun"]
+
+    @admin.action(description="Re-run (failed or cancelled matches)")
+    def rerun(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        for match in queryset:
+            match_rerun(match=match)
+        messages.info(request, "re-queued the failed or cancelled ones")
+
+
+@admin.register(Standing)
+class StandingAdmin(admin.ModelAdmin):
+    list_display = ["ladder", "version", "mu", "sigma", "games", "wins", "losses", "draws"]
+    list_filter = ["ladder"]

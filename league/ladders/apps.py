@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class LaddersConfig(AppConfig):
+    name = "league.ladders"
+    label = "ladders"

@@ -1,0 +1,164 @@
+"""Ladders, their matches and participants, current standings, and replays."""
+
+from __future__ import annotations
+
+import json
+import zlib
+from typing import Any
+
+from django.db import models
+
+from league.bots.models import BotVersion, game_choices
+from sandbox import Limits
+
+
+class LadderKind(models.TextChoices):
+    RATED = "rated"
+    """Two-player: openskill ratings, every pairing played twice with seats swapped."""
+    SCORED = "scored"
+    """Solo: mean score over the ladder's fixed seeds."""
+
+
+class Ladder(models.Model):
+    slug = models.SlugField(unique=True)
+    title = models.CharField(max_length=80)
+    game = models.CharField(max_length=32, choices=game_choices, unique=True)
+    kind = models.CharField(max_length=8, choices=LadderKind.choices)
+    options = models.JSONField(default=dict, blank=True)
+    limits = models.JSONField(default=dict, blank=True)
+    """``sandbox.Limits`` fields that differ from the defaults."""
+    backend = models.CharField(max_length=16, default="process")
+    seeds = models.JSONField(default=list, blank=True)
+    """A scored ladder's fixed seed set: every active version plays each once."""
+    validation_opponent = models.CharField(max_length=32, default="random")
+    active = models.BooleanField(default=True)
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def sandbox_limits(self) -> Limits:
+        return Limits.from_json(self.limits)
+
+    @property
+    def rated(self) -> bool:
+        return self.kind == LadderKind.RATED
+
+
+class MatchKind(models.TextChoices):
+    VALIDATION = "validation"
+    LADDER = "ladder"
+    CHALLENGE = "challenge"
+    TOURNAMENT = "tournament"
+
+
+class MatchStatus(models.TextChoices):
+    QUEUED = "queued"
+    RUNNING = "running"
+    FINISHED = "finished"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+OPEN_STATUSES = (MatchStatus.QUEUED, MatchStatus.RUNNING)
+
+
+class Match(models.Model):
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="matches")
+    kind = models.CharField(max_length=12, choices=MatchKind.choices, default=MatchKind.LADDER)
+    seed = models.BigIntegerField()
+    status = models.CharField(max_length=10, choices=MatchStatus.choices,
+                              default=MatchStatus.QUEUED)
+    attempts = models.PositiveIntegerField(default=0)
+    claimed_by = models.CharField(max_length=200, blank=True)
+    claim_token = models.CharField(max_length=32, blank=True)
+    """Which attempt holds the match; only that attempt may write its result."""
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    enqueued_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    """The engine's ``Result.to_json()``."""
+    reason = models.CharField(max_length=40, blank=True)
+    """How it ended (``game-over``, ``forfeit``...) or, for a failed match, why it failed."""
+    detail = models.TextField(blank=True)
+    moves = models.PositiveIntegerField(default=0)
+    duration = models.FloatField(default=0.0)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        indexes = [models.Index(fields=["ladder", "status"]),
+                   models.Index(fields=["status", "heartbeat_at"]),
+                   models.Index(fields=["-finished_at"])]
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.ladder.game}, {self.status})"
+
+
+class Participant(models.Model):
+    """One seat of a match; after it ends, how that seat did and what it did to the rating."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="participants")
+    seat = models.PositiveSmallIntegerField()
+    version = models.ForeignKey(BotVersion, null=True, blank=True, on_delete=models.CASCADE,
+                                related_name="participations")
+    builtin = models.CharField(max_length=32, blank=True)
+    """A built-in opponent (validation matches) instead of a version."""
+    outcome = models.CharField(max_length=4, blank=True)
+    score = models.FloatField(null=True, blank=True)
+    forfeit = models.CharField(max_length=16, blank=True)
+    forfeit_detail = models.TextField(blank=True)
+    moves = models.PositiveIntegerField(default=0)
+    time_used = models.FloatField(default=0.0)
+    exit = models.CharField(max_length=80, blank=True)
+    log = models.TextField(blank=True)
+    mu_before = models.FloatField(null=True, blank=True)
+    sigma_before = models.FloatField(null=True, blank=True)
+    mu_after = models.FloatField(null=True, blank=True)
+    sigma_after = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [models.UniqueConstraint(fields=["match", "seat"],
+                                               name="one_participant_per_seat")]
+
+    @property
+    def label(self) -> str:
+        return str(self.version) if self.version_id else f"builtin:{self.builtin}"
+
+
+class Standing(models.Model):
+    """A version's current place on its ladder: its rating, or its scores so far."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="standings")
+    version = models.ForeignKey(BotVersion, on_delete=models.CASCADE, related_name="standings")
+    mu = models.FloatField(default=0.0)
+    sigma = models.FloatField(default=0.0)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    score_sum = models.FloatField(default=0.0)
+    score_sq_sum = models.FloatField(default=0.0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["ladder", "version"],
+                                               name="one_standing_per_version")]
+
+    @property
+    def ordinal(self) -> float:
+        """What the board ranks by: mu - 3 sigma (a conservative estimate of skill)."""
+        return self.mu - 3 * self.sigma
+
+
+class Replay(models.Model):
+    """The match record (``sandbox.MatchRecord``), zlib-compressed JSON, one per match."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="replay")
+    data = models.BinaryField()
+    format = models.PositiveSmallIntegerField(default=1)
+
+    def record(self) -> dict[str, Any]:
+        return json.loads(zlib.decompress(bytes(self.data)))

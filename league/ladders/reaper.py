@@ -1,0 +1,59 @@
+"""The reaper: the database is the truth and the broker only a doorbell.
+
+A running match whose heartbeat stopped (its worker died) goes back to the queue, or to
+``failed`` once it has used its attempts; a queued match whose message was sent long ago and
+never claimed (a lost message, a broker restarted empty) is sent again. Claims make a doubled
+message harmless, so the reaper can afford to be generous.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import F, Q
+from django.utils import timezone
+
+from league.ladders.models import Match, MatchStatus
+from league.ladders.services import match_enqueue
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Reaped:
+    requeued: list[int]
+    failed: list[int]
+    resent: list[int]
+
+
+def reaper_tick() -> Reaped:
+    now = timezone.now()
+    stale = now - timedelta(seconds=settings.LEAGUE_STALE_AFTER)
+    lost = Match.objects.filter(status=MatchStatus.RUNNING, heartbeat_at__lt=stale)
+    failed = []
+    for match_id in lost.filter(attempts__gte=settings.LEAGUE_MAX_ATTEMPTS).values_list(
+            "pk", flat=True):
+        # Conditional on the same staleness: a match that beat meanwhile is left alone.
+        if lost.filter(pk=match_id).update(
+                status=MatchStatus.FAILED, reason="worker-lost", claim_token="",
+                detail=f"its worker stopped answering on each of "
+                       f"{settings.LEAGUE_MAX_ATTEMPTS} attempts", finished_at=now):
+            failed.append(match_id)
+    requeued = []
+    for match_id in lost.values_list("pk", flat=True):
+        if lost.filter(pk=match_id).update(
+                status=MatchStatus.QUEUED, claim_token="",
+                detail=F("claimed_by")):
+            requeued.append(match_id)
+    resend_before = now - timedelta(seconds=settings.LEAGUE_RESEND_AFTER)
+    unclaimed = list(Match.objects.filter(status=MatchStatus.QUEUED).filter(
+        Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=resend_before))
+        .values_list("pk", flat=True))
+    match_enqueue(match_ids=requeued + unclaimed)
+    if requeued or failed or unclaimed:
+        log.warning("reaper: re-queued %s (worker lost), failed %s, re-sent %s",
+                    requeued, failed, unclaimed)
+    return Reaped(requeued=requeued, failed=failed, resent=unclaimed)

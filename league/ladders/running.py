@@ -1,0 +1,163 @@
+"""Running one match: claim the row, play it in the sandbox outside any transaction, then
+write everything in one transaction that only the claiming attempt can commit.
+
+Bot failures are results (a forfeit in the record, a rejected version). Infrastructure
+failures (backend unavailable, a worker's disk, the database) release the claim for a retry
+and, after ``LEAGUE_MAX_ATTEMPTS``, end the match as ``failed`` with the reason.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import os
+import socket
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import close_old_connections, connection
+from django.db.models import F
+from django.utils import timezone
+
+from league.ladders.finishing import match_finish
+from league.ladders.models import Match, MatchStatus
+from league.ladders.versions_cache import version_folder
+from league.ladders.writer import WRITER
+from sandbox import BotBuildError, BotPackageError, BotSpec, SandboxError, run_match
+
+log = logging.getLogger(__name__)
+
+
+class RunOutcome(enum.StrEnum):
+    FINISHED = "finished"
+    PLAYED = "played"
+    """Played; its result is being written by the writer thread."""
+    SKIPPED = "skipped"
+    """Not claimable: already running elsewhere, finished, or cancelled."""
+    RETRY = "retry"
+    FAILED = "failed"
+    LOST = "lost"
+    """Played, but the claim was taken back (the reaper thought this worker dead)."""
+
+
+@dataclass
+class Claim:
+    match_id: int
+    token: str
+    attempt: int = 0
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def match_claim(*, match_id: int, worker: str) -> Claim | None:
+    """``queued → running`` for exactly one caller, however often the task is delivered."""
+    token = uuid.uuid4().hex
+    now = timezone.now()
+    claimed = Match.objects.filter(pk=match_id, status=MatchStatus.QUEUED).update(
+        status=MatchStatus.RUNNING, attempts=F("attempts") + 1, claimed_by=worker[:200],
+        claim_token=token, heartbeat_at=now, started_at=now)
+    return Claim(match_id, token) if claimed == 1 else None
+
+
+def match_run(*, match_id: int, worker: str | None = None,
+              background_write: bool = False) -> RunOutcome:
+    """Claim, play and write one match. With ``background_write`` the result is written by
+    this process's writer thread and the call returns ``PLAYED`` as soon as play ends."""
+    began = time.perf_counter()
+    claim = match_claim(match_id=match_id, worker=worker or worker_name())
+    if claim is None:
+        return RunOutcome.SKIPPED
+    match = Match.objects.select_related("ladder").get(pk=match_id)
+    claim.attempt = match.attempts
+    log.info("match %s attempt %s: claimed", match_id, claim.attempt)
+    participants = list(match.participants.select_related("version__bot").order_by("seat"))
+    try:
+        specs = [BotSpec(str(version_folder(p.version)), label=str(p.version))
+                 if p.version_id else BotSpec(f"builtin:{p.builtin}", label=p.builtin)
+                 for p in participants]
+        with Heartbeat(claim):
+            record = run_match(match.ladder.game, specs, options=match.ladder.options,
+                               seed=match.seed, limits=match.ladder.sandbox_limits,
+                               backend=match.ladder.backend)
+    except BotPackageError as error:
+        if isinstance(error, BotBuildError) or match.kind == "validation":
+            return _finish_or_lost(claim, match_finish(claim=claim, record=None, error=error))
+        return _infrastructure_failure(claim, f"bot package: {error}")
+    except (SandboxError, OSError) as error:
+        return _infrastructure_failure(claim, f"{type(error).__name__}: {error}")
+    played = time.perf_counter()
+
+    def write() -> RunOutcome:
+        outcome = _finish_or_lost(claim, match_finish(claim=claim, record=record, error=None))
+        log.info("match %s attempt %s: %.0f ms in all: %.0f ms playing, %.0f ms writing",
+                 match_id, claim.attempt, (time.perf_counter() - began) * 1000,
+                 record.duration * 1000, (time.perf_counter() - played) * 1000)
+        return outcome
+
+    if background_write:
+        WRITER.submit(write)
+        return RunOutcome.PLAYED
+    return write()
+
+
+def _finish_or_lost(claim: Claim, written: bool) -> RunOutcome:
+    if written:
+        log.info("match %s attempt %s: finished", claim.match_id, claim.attempt)
+        return RunOutcome.FINISHED
+    log.warning("match %s attempt %s: claim lost before the result was written; discarded",
+                claim.match_id, claim.attempt)
+    return RunOutcome.LOST
+
+
+def _infrastructure_failure(claim: Claim, reason: str) -> RunOutcome:
+    """Release the claim for another attempt, or end the match as failed after the last."""
+    log.warning("match %s attempt %s: %s", claim.match_id, claim.attempt, reason)
+    mine = Match.objects.filter(pk=claim.match_id, status=MatchStatus.RUNNING,
+                                claim_token=claim.token)
+    if claim.attempt >= settings.LEAGUE_MAX_ATTEMPTS:
+        mine.update(status=MatchStatus.FAILED, reason="infrastructure",
+                    detail=f"after {claim.attempt} attempts: {reason}"[:2000],
+                    claim_token="", finished_at=timezone.now())
+        return RunOutcome.FAILED
+    # enqueued_at = now: the reaper leaves it to the backoff message the task sends next
+    mine.update(status=MatchStatus.QUEUED, claim_token="", detail=reason[:2000],
+                enqueued_at=timezone.now())
+    return RunOutcome.RETRY
+
+
+class Heartbeat:
+    """Stamps the claimed row every ``LEAGUE_HEARTBEAT_SECONDS`` while the match plays, from
+    a thread with its own connection, so the reaper can tell a live match from a lost one."""
+
+    def __init__(self, claim: Claim) -> None:
+        self.claim = claim
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._beat, daemon=True,
+                                       name=f"heartbeat-{claim.match_id}")
+
+    def __enter__(self) -> Heartbeat:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join()
+
+    def _beat(self) -> None:
+        try:
+            while not self.stop.wait(settings.LEAGUE_HEARTBEAT_SECONDS):
+                try:
+                    Match.objects.filter(pk=self.claim.match_id, claim_token=self.claim.token,
+                                         status=MatchStatus.RUNNING).update(
+                        heartbeat_at=timezone.now())
+                except Exception:  # a blip must not end the match; the next beat retries
+                    log.exception("match %s: heartbeat failed", self.claim.match_id)
+                    close_old_connections()
+        finally:
+            connection.close()
+

@@ -1,0 +1,35 @@
+"""Versions unpacked on a worker's disk, keyed by their archive's sha256 (immutable, so a
+cached folder never goes stale); each match copies its bots from here."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from django.conf import settings
+
+from league.bots.models import BotVersion
+from sandbox.packages import BotSpec, unpack
+
+
+def version_folder(version: BotVersion) -> Path:
+    """The unpacked folder of ``version``, unpacking it now if this worker has not yet."""
+    cache = Path(settings.LEAGUE_VERSION_CACHE)
+    final = cache / version.sha256
+    if final.is_dir():
+        return final
+    cache.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".unpack-", dir=cache))
+    try:
+        archive = staging / "bot.zip"
+        archive.write_bytes(bytes(version.archive))
+        unpack(BotSpec(str(archive)), staging / "tree")
+        try:
+            (staging / "tree").rename(final)  # atomic: another worker may race us here
+        except OSError:
+            if not final.is_dir():
+                raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return final

@@ -1,0 +1,252 @@
+"""The league's one settings module: every value comes from the environment (``league.env``).
+
+With nothing set, the whole league runs on one machine with nothing to install: SQLite in WAL
+mode and Celery over kombu's filesystem transport, all data under ``var/`` (git-ignored).
+``DATABASE_URL`` (postgres://...) and ``REDIS_URL`` (redis://...) switch to the real services.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+import dj_database_url
+
+from league.env import (
+    env_bool,
+    env_float,
+    env_int,
+    env_list,
+    env_path,
+    env_rate,
+    env_str,
+    env_url,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DATA_DIR = env_path("BOTLEAGUE_DATA", BASE_DIR / "var")
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+
+
+def _secret_key() -> str:
+    """SECRET_KEY from the environment, else one made once and kept in the data folder."""
+    key = env_str("SECRET_KEY")
+    if key:
+        return key
+    path = DATA_DIR / "secret_key"
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_urlsafe(50))
+    return path.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+DEBUG = env_bool("DEBUG", False)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "league.accounts",
+    "league.bots",
+    "league.ladders",
+    "league.web",
+    "league.demo",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "league.api",
+]
+
+MIDDLEWARE = [
+    "league.api.middleware.UploadSizeMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "league.web.csp.ContentSecurityPolicyMiddleware",
+]
+
+ROOT_URLCONF = "league.urls"
+WSGI_APPLICATION = "league.wsgi.application"
+
+TEMPLATES = [{
+    "BACKEND": "django.template.backends.django.DjangoTemplates",
+    "DIRS": [],
+    "APP_DIRS": True,
+    "OPTIONS": {"context_processors": [
+        "django.template.context_processors.request",
+        "django.contrib.auth.context_processors.auth",
+        "django.contrib.messages.context_processors.messages",
+    ]},
+}]
+
+DATABASE_URL = env_url("DATABASE_URL", ("postgres", "postgresql", "sqlite"))
+if DATABASE_URL:
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60,
+                                                  conn_health_checks=True)}
+else:
+    DATABASES = {"default": {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": DATA_DIR / "league.sqlite3",
+        "OPTIONS": {
+            # Web, worker and beat write at once: WAL lets readers go on while one writes,
+            # IMMEDIATE takes the write lock up front (no upgrade deadlock), and the timeout
+            # makes a writer wait its turn instead of failing with "database is locked".
+            "timeout": 30,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        },
+    }}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "my-bots"
+LOGOUT_REDIRECT_URL = "home"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = DATA_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)  # collectstatic's target; WhiteNoise warns when it is missing
+WHITENOISE_USE_FINDERS = True  # serve app static files without a collectstatic step
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django.server": {"level": "WARNING"}},
+}
+
+# -- Celery ----------------------------------------------------------------------------------
+REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))
+BROKER_DIR = DATA_DIR / "broker"
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+    # Longer than the longest match: a message is only redelivered after this long unacked.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 3600}
+else:
+    for _folder in ("queue", "processed", "control"):
+        (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_URL = "filesystem://localhost/"  # the host is unused; kombu wants one
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_DIR / "queue"),
+        "data_folder_out": str(BROKER_DIR / "queue"),
+        "processed_folder": str(BROKER_DIR / "processed"),
+        "control_folder": str(BROKER_DIR / "control"),
+        "store_processed": False,
+    }
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_IGNORE_RESULT = True
+# At-least-once delivery; the match row's claim turns it into exactly-once.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
+
+# -- The league ------------------------------------------------------------------------------
+LEAGUE_MATCHMAKING_SECONDS = env_float("LEAGUE_MATCHMAKING_SECONDS", 5.0, minimum=0.1)
+LEAGUE_REAPER_SECONDS = env_float("LEAGUE_REAPER_SECONDS", 15.0, minimum=0.1)
+LEAGUE_HEARTBEAT_SECONDS = env_float("LEAGUE_HEARTBEAT_SECONDS", 5.0, minimum=0.1)
+LEAGUE_STALE_AFTER = env_float("LEAGUE_STALE_AFTER", 60.0, minimum=0.5)
+"""A running match whose heartbeat is older than this is taken for lost and re-queued."""
+LEAGUE_RESEND_AFTER = env_float("LEAGUE_RESEND_AFTER", 120.0, minimum=0.5)
+"""A queued match not claimed this long after its message was sent gets a new message."""
+LEAGUE_MAX_ATTEMPTS = env_int("LEAGUE_MAX_ATTEMPTS", 3, minimum=1)
+LEAGUE_WORKER_SLOTS = env_int("LEAGUE_WORKER_SLOTS", os.cpu_count() or 1, minimum=1)
+"""Matches the workers can run at once; matchmaking keeps each ladder's queue near it."""
+LEAGUE_BACKGROUND_WRITE = env_bool("LEAGUE_BACKGROUND_WRITE", True)
+"""Workers write a match's result from a thread and take the next match at once."""
+LEAGUE_VERSION_CACHE = env_path("LEAGUE_VERSION_CACHE", DATA_DIR / "versions")
+
+CELERY_BEAT_SCHEDULE = {
+    "matchmaking": {"task": "league.ladders.tasks.matchmaking_tick",
+                    "schedule": LEAGUE_MATCHMAKING_SECONDS},
+    "reaper": {"task": "league.ladders.tasks.reaper_tick", "schedule": LEAGUE_REAPER_SECONDS},
+}
+
+# -- Uploads and the REST API ----------------------------------------------------------------
+UPLOAD_MAX_BYTES = 10 * 1024 * 1024 + 256 * 1024
+"""A request body larger than this (a 10 MiB bot and the form around it) is refused with 413
+from its Content-Length, before Django reads any of it."""
+FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+"""Uploaded files above this go to a temporary file while the request is read."""
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+"""Non-file request bodies (JSON, form fields) above this are refused."""
+
+CACHE_URL = env_url("CACHE_URL", ("redis", "rediss"))
+"""Where API throttle counts live; per process (local memory) unless set, so several web
+processes need a shared Redis here for the rates to hold across them."""
+CACHES = {"default": (
+    {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"})}
+
+API_THROTTLE_RATES = {
+    "anon": env_rate("API_THROTTLE_ANON", "120/min"),
+    "user": env_rate("API_THROTTLE_USER", "600/min"),
+    "upload": env_rate("API_THROTTLE_UPLOAD", "60/hour"),
+}
+"""Requests per client: ``anon`` by IP address, ``user`` by API token (or by user for the
+site's session), ``upload`` for ``POST /api/versions/`` on top of ``user``."""
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "league.api.authentication.BearerTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "league.api.throttling.AnonThrottle",
+        "league.api.throttling.TokenThrottle",
+    ],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PAGINATION_CLASS": "league.api.pagination.Pages",
+    # Proxies in front of the site that append to X-Forwarded-For; 0 trusts only the peer's
+    # address, so an anonymous caller cannot dodge its rate with a made-up header.
+    "NUM_PROXIES": env_int("API_NUM_PROXIES", 0, minimum=0),
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "league.api.errors.exception_handler",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "botleague API",
+    "DESCRIPTION": "Games, ladders, rankings, bots, versions, matches and replays. "
+                   "Send `Authorization: Bearer <token>` to upload and to see your own "
+                   "private bots and logs.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # Swagger UI would otherwise show a badge fetched from validator.swagger.io.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "VersionStatusEnum": "league.bots.models.VersionStatus",
+        "MatchStatusEnum": "league.ladders.models.MatchStatus",
+        "MatchKindEnum": "league.ladders.models.MatchKind",
+        "LadderKindEnum": "league.ladders.models.LadderKind",
+    },
+}

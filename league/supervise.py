@@ -1,0 +1,119 @@
+"""``./dev up``: the whole league on one machine — web server, Celery worker and beat — started
+together, watched, and stopped together on Ctrl-C or SIGTERM, leaving nothing behind."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+
+from sandbox.referee import sweep_stale_match_folders
+
+STOP_GRACE = 8.0
+"""Seconds each process gets to stop by itself before its whole process group is killed."""
+
+
+@dataclass
+class Child:
+    name: str
+    process: subprocess.Popen
+
+    def signal_group(self, sig: int) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, sig)
+
+
+class Stop(Exception):
+    """Raised from the signal handler to unwind into the one cleanup path."""
+
+
+def commands(host: str, port: int, workers: int) -> dict[str, list[str]]:
+    python = sys.executable
+    return {
+        "web": [python, "-m", "gunicorn", "league.wsgi:application", "--bind",
+                f"{host}:{port}", "--workers", "2", "--threads", "4",
+                "--access-logfile", "-", "--graceful-timeout", "5"],
+        # Concurrency = cores: each match runs one bot at a time, so no two share a core.
+        "worker": [python, "-m", "celery", "-A", "league", "worker", "-l", "info",
+                   "-c", str(workers), "-n", "embedded@%h", "--without-mingle",
+                   "--without-gossip", "--without-heartbeat"],
+        # No pidfile: a lock file is one more thing a crash would leave behind.
+        "beat": [python, "-m", "celery", "-A", "league", "beat", "-l", "info", "--pidfile=",
+                 "-s", str(Path(settings.DATA_DIR) / "celerybeat-schedule")],
+    }
+
+
+def run(host: str, port: int, workers: int, say: Callable[[str], object]) -> int:
+    logs = Path(settings.DATA_DIR) / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    children: list[Child] = []
+
+    def on_signal(signum: int, frame: object) -> None:
+        raise Stop(signal.Signals(signum).name)
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, on_signal)
+    url = f"http://{host}:{port}/"
+    try:
+        for name, command in commands(host, port, workers).items():
+            with open(logs / f"{name}.log", "ab") as out:
+                process = subprocess.Popen(command, cwd=settings.BASE_DIR, stdout=out,
+                                           stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                           start_new_session=True)
+            children.append(Child(name, process))
+        wait_until_serving(url + "health/", children)
+        print(f"botleague is up at {url}  (logs: {logs}; Ctrl-C stops it)", flush=True)
+        while True:
+            for child in children:
+                if child.process.poll() is not None:
+                    say(f"{child.name} exited with status {child.process.returncode}; "
+                        f"see {logs / (child.name + '.log')}. Stopping everything.")
+                    return 1
+            time.sleep(0.5)
+    except Stop as stop:
+        say(f"{stop}: stopping web, worker and beat")
+        return 0
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_IGN)  # a second Ctrl-C must not cut the cleanup
+        stop_all(children)
+        sweep_stale_match_folders()
+
+
+def wait_until_serving(url: str, children: list[Child], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for child in children:
+            if child.process.poll() is not None:
+                raise SystemExit(f"{child.name} failed to start; see var/logs/{child.name}.log")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise SystemExit(f"the web server did not answer on {url} within {timeout:.0f} s")
+
+
+def stop_all(children: list[Child]) -> None:
+    """SIGTERM every group, wait, then SIGKILL what is left: bots go with their worker
+    (bubblewrap's --die-with-parent), and unfinished matches are the reaper's next start."""
+    for child in children:
+        if child.process.poll() is None:
+            child.process.terminate()  # the main process: it stops its own children
+    deadline = time.monotonic() + STOP_GRACE
+    for child in children:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.process.wait(max(0.1, deadline - time.monotonic()))
+    for child in children:
+        child.signal_group(signal.SIGKILL)  # the group: pool children and bots too
+        child.process.wait()

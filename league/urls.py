@@ -1,0 +1,9 @@
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("league.web.urls")),
+    path("account/", include("league.accounts.urls")),
+    path("admin/", admin.site.urls),
+    path("api/", include("league.api.urls")),
+]

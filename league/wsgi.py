@@ -1,0 +1,8 @@
+"""WSGI entry point for gunicorn (``league.wsgi:application``)."""
+
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+application = get_wsgi_application()

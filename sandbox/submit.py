@@ -1,0 +1,208 @@
+"""``python -m sandbox submit``: upload a bot to a league and wait for its validation.
+
+    python -m sandbox submit mybot/ --game stones --name my-bot \\
+        --url https://league.example.org --token blt_...
+
+The URL and token may come from ``BOTLEAGUE_URL`` and ``BOTLEAGUE_TOKEN`` instead. A folder is
+zipped (without ``.git``, ``__pycache__``, ``node_modules``); a file or zip is sent as it is.
+It speaks HTTP to the league's REST API and nothing else: no import from ``league/``.
+
+Exit status: 0 active, 1 rejected or refused (the reason and the bot's log are printed),
+2 the league could not be reached or refused the token.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import secrets
+import stat
+import time
+import urllib.error
+import urllib.request
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from sandbox.archive import MIB, ZIP_EPOCH
+
+DEFAULT_URL = "http://127.0.0.1:8000"
+MAX_UPLOAD = 10 * MIB
+SKIPPED = {".git", "__pycache__", "node_modules", ".DS_Store"}
+POLL_SECONDS = 1.0
+
+
+class SubmitError(Exception):
+    """Something between here and the league failed; the message is one line to show."""
+
+
+class Refused(Exception):
+    """The league refused the upload (HTTP 400); the message is its reason."""
+
+
+def add_parser(sub: Any) -> None:
+    submit = sub.add_parser("submit", help="upload a bot to a league and wait for validation",
+                            description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    submit.add_argument("bot", help="a source file, a zip, or a folder")
+    submit.add_argument("--game", required=True, help="the game id, e.g. stones")
+    submit.add_argument("--name", required=True, help="the bot's name in the league")
+    submit.add_argument("--url", help=f"the league's address (BOTLEAGUE_URL; {DEFAULT_URL})")
+    submit.add_argument("--token", help="an API token from the league's tokens page "
+                                        "(BOTLEAGUE_TOKEN)")
+    submit.add_argument("--timeout", type=float, default=600.0, metavar="S",
+                        help="give up waiting for validation after S seconds (default 600)")
+    submit.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    out = Console(highlight=False, soft_wrap=True)  # messages and logs are never re-wrapped
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    try:
+        return _submit(args, out, err)
+    except Refused as refused:
+        err.print(f"refused: {refused}", markup=False)
+        return 1
+    except SubmitError as error:
+        err.print(f"error: {error}", markup=False)
+        return 2
+
+
+def _submit(args: argparse.Namespace, out: Console, err: Console) -> int:
+    url = (args.url or os.environ.get("BOTLEAGUE_URL") or DEFAULT_URL).rstrip("/")
+    token = args.token or os.environ.get("BOTLEAGUE_TOKEN", "")
+    if not token:
+        raise SubmitError(f"no API token: pass --token or set BOTLEAGUE_TOKEN (create one at "
+                          f"{url}/account/tokens/)")
+    api = Api(url, token.strip())
+    filename, data = package(Path(args.bot))
+    version = api.upload(game=args.game, name=args.name, filename=filename, data=data)
+    out.print(f"uploaded {version['bot']} v{version['number']} ({len(data) / 1024:.1f} KiB) "
+              f"to {url}; validating...", markup=False)
+    version = _wait(api, version, args.timeout, err)
+    return _report(version, url, out)
+
+
+def _wait(api: Api, version: dict[str, Any], timeout: float, err: Console) -> dict[str, Any]:
+    started = time.monotonic()
+    label = f"{version['bot']} v{version['number']}"
+    with err.status(f"validating {label}") as status:
+        while version["status"] == "validating":
+            waited = time.monotonic() - started
+            if waited > timeout:
+                raise SubmitError(f"{label} is still validating after {timeout:.0f} s; see "
+                                  f"{api.url}/api/versions/{version['id']}/")
+            status.update(f"validating {label}: smoke match, {waited:.0f} s")
+            time.sleep(POLL_SECONDS)
+            version = api.get(f"/api/versions/{version['id']}/")
+    return version
+
+
+def _report(version: dict[str, Any], url: str, out: Console) -> int:
+    label = f"{version['bot']} v{version['number']}"
+    if version["status"] == "active":
+        out.print(f"{label} is active on {version['game']}: {url}/api/bots/"
+                  f"{version['bot_id']}/", markup=False)
+        return 0
+    if version["status"] == "retired":
+        out.print(f"{label} played its smoke match, but a newer version was validated first; "
+                  "it is retired", markup=False)
+        return 0
+    out.print(f"{label} was rejected: {version['reason']}", markup=False)
+    log = (version.get("log") or "").rstrip()
+    if log:
+        out.print("its log:", markup=False)
+        for line in log.splitlines()[-40:]:
+            out.print(f"  {line}", markup=False)
+    return 1
+
+
+def package(path: Path) -> tuple[str, bytes]:
+    """The file name and bytes to upload: a file as it is, a folder as a zip."""
+    if path.is_dir():
+        filename, data = f"{path.resolve().name or 'bot'}.zip", zip_folder(path)
+    elif path.is_file():
+        filename, data = path.name, path.read_bytes()
+    else:
+        raise SubmitError(f"no such file or folder: {path}")
+    if len(data) > MAX_UPLOAD:
+        raise SubmitError(f"{filename} is {len(data) / MIB:.1f} MiB; a bot may be at most "
+                          f"{MAX_UPLOAD // MIB} MiB (leave out build outputs and data)")
+    return filename, data
+
+
+def zip_folder(folder: Path) -> bytes:
+    """The folder's files at the top of a zip, in a stable order with a fixed timestamp."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(folder.rglob("*")):
+            relative = path.relative_to(folder)
+            if any(part in SKIPPED for part in relative.parts) or path.is_symlink() or \
+                    not path.is_file():
+                continue
+            info = zipfile.ZipInfo(relative.as_posix(), date_time=ZIP_EPOCH)
+            info.external_attr = (stat.S_IFREG | (path.stat().st_mode & 0o777)) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, path.read_bytes())
+    return buffer.getvalue()
+
+
+@dataclass
+class Api:
+    url: str
+    token: str
+
+    def get(self, path: str) -> dict[str, Any]:
+        return self._call(urllib.request.Request(self.url + path, method="GET"))
+
+    def upload(self, *, game: str, name: str, filename: str, data: bytes) -> dict[str, Any]:
+        body, content_type = multipart({"game": game, "name": name}, filename, data)
+        request = urllib.request.Request(self.url + "/api/versions/", data=body,
+                                         method="POST")
+        request.add_header("Content-Type", content_type)
+        return self._call(request)
+
+    def _call(self, request: urllib.request.Request) -> dict[str, Any]:
+        request.add_header("Authorization", f"Bearer {self.token}")
+        request.add_header("Accept", "application/json")
+        request.add_header("User-Agent", "botleague-sandbox-submit")
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            detail = _detail(error)
+            if error.code == 400:
+                raise Refused(detail) from None
+            raise SubmitError(f"{detail} (HTTP {error.code} from {self.url})") from None
+        except urllib.error.URLError as error:
+            raise SubmitError(f"cannot reach {self.url}: {error.reason}") from None
+        except (OSError, ValueError) as error:
+            raise SubmitError(f"talking to {self.url} failed: {error}") from None
+
+
+def _detail(error: urllib.error.HTTPError) -> str:
+    try:
+        body = error.read()
+        detail = json.loads(body).get("detail")
+    except (OSError, ValueError, AttributeError):
+        detail = None
+    return str(detail) if detail else (error.reason or "the league refused the request")
+
+
+def multipart(fields: dict[str, str], filename: str, data: bytes) -> tuple[bytes, str]:
+    boundary = f"botleague-{secrets.token_hex(16)}"
+    parts = []
+    for key, value in fields.items():
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n'
+                     f"{value}\r\n".encode())
+    safe_name = filename.replace('"', "_").replace("\r", "_").replace("\n", "_")
+    parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
+                 f'filename="{safe_name}"\r\nContent-Type: application/octet-stream\r\n\r\n'
+                 .encode() + data + b"\r\n")
+    parts.append(f"--{boundary}--\r\n".encode())
+    return b"".join(parts), f"multipart/form-data; boundary={boundary}"

@@ -1,0 +1,158 @@
+"""Fixtures for the league tests: real PostgreSQL (pytest-django's test database), real
+Redis, and real Celery worker processes started here, never ``task_always_eager``."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import connections
+
+from league.bots.models import BotVersion
+from league.bots.services import version_upload
+from league.ladders.defaults import ladders_install
+from league.ladders.models import Ladder, Match, MatchStatus
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Worker:
+    process: subprocess.Popen
+    log: Path
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        """Signal the worker's whole process group (main process, pool children, bots)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, sig)
+        self.process.wait(30)
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+def test_database_url() -> str:
+    db = connections["default"].settings_dict
+    return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+
+
+@pytest.fixture
+def start_worker(transactional_db: None, tmp_path: Path) -> Iterator[Callable[..., Worker]]:
+    """Start real ``celery worker`` processes on the test database; all killed at the end."""
+    redis.Redis.from_url(settings.REDIS_URL).flushdb()  # no message left by an earlier test
+    started: list[Worker] = []
+
+    def start(concurrency: int = 2, env: dict[str, str] | None = None) -> Worker:
+        log = tmp_path / f"worker{len(started)}.log"
+        command = [sys.executable, "-m", "celery", "-A", "league", "worker", "-l", "info",
+                   "-c", str(concurrency), "-n", f"test{len(started)}@%h",
+                   "--without-mingle", "--without-gossip"]
+        full_env = {**os.environ, "DATABASE_URL": test_database_url(),
+                    "DJANGO_SETTINGS_MODULE": "tests.league_settings", **(env or {})}
+        with open(log, "wb") as out:
+            process = subprocess.Popen(command, cwd=ROOT, env=full_env, stdout=out,
+                                       stderr=subprocess.STDOUT, start_new_session=True)
+        worker = Worker(process, log)
+        started.append(worker)
+        wait_for(lambda: " ready." in worker.text(), 60, "the worker to start",
+                 worker.text)
+        return worker
+
+    yield start
+    for worker in started:
+        worker.kill()
+
+
+@pytest.fixture
+def worker(start_worker: Callable[..., Worker]) -> Worker:
+    return start_worker()
+
+
+@pytest.fixture
+def ladders(transactional_db: None) -> dict[str, Ladder]:
+    """The default ladders (the data migration's rows do not survive a flushed test)."""
+    ladders_install(Ladder)
+    return {ladder.game: ladder for ladder in Ladder.objects.all()}
+
+
+@pytest.fixture
+def alice(transactional_db: None) -> User:
+    return User.objects.create_user("alice")
+
+
+@pytest.fixture
+def bob(transactional_db: None) -> User:
+    return User.objects.create_user("bob")
+
+
+def wait_for(condition: Callable[[], object], timeout: float, what: str,
+             explain: Callable[[], str] | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.1)
+    detail = f"\n{explain()[-3000:]}" if explain else ""
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}{detail}")
+
+
+def upload(owner: User, game: str, name: str, source: str | bytes,
+           filename: str = "main.py") -> BotVersion:
+    data = source.encode() if isinstance(source, str) else source
+    return version_upload(owner=owner, game=game, name=name, filename=filename, data=data)
+
+
+def wait_validated(*versions: BotVersion, timeout: float = 60,
+                   worker: Worker | None = None) -> None:
+    def done() -> bool:
+        return all(BotVersion.objects.get(pk=v.pk).status != "validating" for v in versions)
+
+    wait_for(done, timeout, "validation", worker.text if worker else None)
+    for v in versions:
+        v.refresh_from_db()
+
+
+def wait_matches_done(timeout: float = 90, worker: Worker | None = None) -> None:
+    wait_for(lambda: not Match.objects.filter(
+        status__in=[MatchStatus.QUEUED, MatchStatus.RUNNING]).exists(), timeout,
+        "every match to end", worker.text if worker else None)
+
+
+@dataclass
+class People:
+    """The page tests' cast: alice owns bots, bob is another user, sam is staff."""
+
+    alice: User
+    bob: User
+    sam: User
+    password: str = "a-long-Password-9"
+
+
+@pytest.fixture
+def people(db: None) -> People:
+    ladders_install(Ladder)  # a transactional test before may have flushed the migration's rows
+    password = People.password
+    return People(alice=User.objects.create_user("alice", password=password),
+                  bob=User.objects.create_user("bob", password=password),
+                  sam=User.objects.create_user("sam", password=password, is_staff=True))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    """The log-in throttle counts in the cache; no count leaks from one test to the next."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

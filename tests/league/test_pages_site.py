@@ -1,0 +1,208 @@
+"""The site's pages through Django's test client: what each shows, uploads, CSP and CSRF."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from league.bots.models import Bot, BotVersion
+from league.ladders.models import Match, Participant
+from tests.league import bots
+from tests.league.conftest import People
+from tests.league.pages import active, finished
+
+
+def text(response) -> str:
+    """The page's visible text, tags dropped and spaces squeezed, for plain assertions."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+def test_the_home_page_shows_ladders_leaders_latest_matches_and_the_queue(
+        client: Client, people: People) -> None:
+    one, two = active(people.alice, "one"), active(people.bob, "two")
+    finished(one, two)
+    page = text(client.get("/"))
+    assert "Stones" in page and "2048" in page and "Robots" in page
+    assert "one v1" in page and "two v1" in page
+    assert re.search(r"0 matches running on \d+ worker slots?, 0 queued", page), page
+    assert "game-over" in page
+
+
+def test_the_ladder_page_ranks_with_rating_games_record_and_trend(
+        client: Client, people: People) -> None:
+    one, two = active(people.alice, "one"), active(people.bob, "two")
+    finished(one, two, ago=3600)
+    response = client.get("/ladders/stones/")
+    page = text(response)
+    assert re.search(r"1 one v1 alice .* 1 1/0/0 ", page), page
+    assert "▲ +2.5" in page  # from 25 - 3 × 8 before its match to 26 - 3 × 7.5 now
+    assert "time per move 1.0 s" in page and "size = 5" in page
+
+
+def test_the_ladder_page_filters_and_pages(client: Client, people: People) -> None:
+    for i in range(53):
+        active(people.alice if i % 2 else people.bob, f"bot{i:02d}")
+    first = text(client.get("/ladders/stones/"))
+    assert "page 1 of 2" in first
+    assert "page 2 of 2" in text(client.get("/ladders/stones/?page=2"))
+    only_bob = text(client.get("/ladders/stones/?q=bob"))
+    assert "bot00" in only_bob and "bot01" not in only_bob
+    assert "No bot or owner matches" in text(client.get("/ladders/stones/?q=zzz"))
+
+
+def test_a_scored_ladder_shows_mean_score_interval_and_seeds_played(
+        client: Client, people: People) -> None:
+    solo = active(people.alice, "slider", game="g2048")
+    finished(solo, seed=101)
+    page = text(client.get("/ladders/2048/"))
+    assert "slider v1 alice 10.0 1/12" in page, page
+    assert "101, 102" in page  # the seed set
+
+
+def test_the_bot_page_shows_versions_chart_data_head_to_head_and_seats(
+        client: Client, people: People) -> None:
+    one, two = active(people.alice, "one"), active(people.bob, "two")
+    finished(one, two)
+    finished(two, one, seed=8)
+    rejected = BotVersion.objects.create(
+        bot=one.bot, number=2, sha256="0" * 64, size=1, language="python", entry="main.py",
+        filename="main.py", archive=b"", status="rejected", reason="crash: exited with code 3")
+    response = client.get(f"/bots/{one.bot_id}/")
+    page = text(response)
+    assert "v2 rejected crash: exited with code 3" in page
+    assert "v1 active python" in page
+    assert re.search(r"two 2 \d/\d/\d", page)  # head to head
+    assert re.search(r"Results by seat seat games W/L/D forfeits 0 1 ", page)
+    history = response.context["page"].history
+    assert history["series"][0]["label"] == "v1" and len(history["series"][0]["points"]) == 2
+    assert 'id="history-data"' in response.content.decode()
+    assert rejected.pk
+
+
+def test_the_version_page_compares_with_the_previous_version(client: Client, people: People
+                                                            ) -> None:
+    first = active(people.alice, "one")
+    second = active(people.alice, "one", source=bots.FIRST)
+    finished(second, first)
+    page = text(client.get(f"/versions/{second.pk}/"))
+    assert "v2 (this)" in page and "v1" in page
+    assert "v2 against v1: 1 game" in page
+
+
+def test_the_match_page_shows_players_result_times_and_the_final_position(
+        client: Client, people: People) -> None:
+    match = finished(active(people.alice, "one"), active(people.bob, "two"))
+    response = client.get(f"/matches/{match.pk}/")
+    page = text(response)
+    assert "finished: game-over" in page and "duration 3.00 s" in page
+    assert "one v1 alice win" in page and "two v1 bob loss" in page
+    assert "400 ms" in page
+    assert "player 0 wins" in response.content.decode()  # the engine's own rendering
+
+
+def test_a_forfeit_shows_its_reason_and_detail(client: Client, people: People) -> None:
+    match = finished(active(people.alice, "one"), active(people.bob, "two"))
+    Participant.objects.filter(match=match, seat=1).update(
+        forfeit="timeout", forfeit_detail="no move within 1.0 s")
+    page = text(client.get(f"/matches/{match.pk}/"))
+    assert "forfeit: timeout (no move within 1.0 s)" in page
+
+
+def test_the_user_page_lists_their_public_bots_only(client: Client, people: People) -> None:
+    active(people.alice, "shown")
+    hidden = active(people.alice, "hidden")
+    Bot.objects.filter(pk=hidden.bot_id).update(public=False)
+    page = text(client.get("/u/alice/"))
+    assert "shown" in page and "hidden" not in page
+    assert client.get("/u/nobody/").status_code == 404
+
+
+def test_uploading_on_my_bots_stores_a_validating_version_and_reports_its_status(
+        client: Client, people: People, django_capture_on_commit_callbacks) -> None:
+    client.force_login(people.alice)
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client.post("/my/bots/", {
+            "game": "stones", "name": "newbie", "file": _file("main.py", bots.RANDOM)},
+            follow=True)
+    assert "newbie v1 uploaded; it is validating now." in text(response)
+    version = BotVersion.objects.get(bot__name="newbie")
+    assert f'data-poll="/versions/{version.pk}/status.json"' in response.content.decode()
+    assert client.get(f"/versions/{version.pk}/status.json").json() == {
+        "id": version.pk, "status": "validating", "reason": "", "done": False}
+
+
+def test_an_upload_the_checks_refuse_shows_why_and_stores_nothing(
+        client: Client, people: People) -> None:
+    client.force_login(people.alice)
+    response = client.post("/my/bots/", {"game": "stones", "name": "newbie",
+                                         "file": _file("notes.txt", "hello")})
+    assert response.status_code == 400
+    assert "not a zip" in text(response) or "source file" in text(response), text(response)
+    assert not Bot.objects.filter(name="newbie").exists()
+
+
+def test_an_upload_over_the_cap_is_refused_before_its_body_is_read(
+        client: Client, people: People) -> None:
+    client.force_login(people.alice)
+    big = _file("main.py", "#" * (11 * 1024 * 1024))
+    response = client.post("/my/bots/", {"game": "stones", "name": "big", "file": big})
+    assert response.status_code == 413
+    assert "The upload is over 10 MiB" in text(response)
+    assert not Bot.objects.filter(name="big").exists()
+
+
+def test_a_body_without_a_declared_length_is_cut_off_at_the_cap() -> None:
+    from django.core.files.uploadhandler import StopFutureHandlers, StopUpload
+
+    from league.web.uploads import MAX_BODY, CappedUploadHandler
+
+    handler = CappedUploadHandler()
+    handler.handle_raw_input(None, {}, 0, b"--x")
+    with pytest.raises(StopFutureHandlers):  # how a memory handler claims a file
+        handler.new_file("file", "main.py", "text/plain", None)
+    handler.receive_data_chunk(b"x" * MAX_BODY, 0)
+    with pytest.raises(StopUpload):
+        handler.receive_data_chunk(b"x", MAX_BODY)
+    assert handler.cut
+
+
+def test_every_page_sends_a_content_security_policy_without_inline_script(
+        client: Client, people: People) -> None:
+    match = finished(active(people.alice, "one"), active(people.bob, "two"))
+    client.force_login(people.alice)
+    for url in ["/", "/ladders/stones/", f"/bots/{match.participants.first().version.bot_id}/",
+                f"/matches/{match.pk}/", "/my/bots/", "/account/tokens/"]:
+        response = client.get(url)
+        assert "script-src 'self';" in response["Content-Security-Policy"], url
+        scripts = re.findall(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>",
+                             response.content.decode())
+        assert scripts == [], (url, scripts)
+
+
+@pytest.mark.parametrize(("url", "data"), [
+    ("/my/bots/", {"game": "stones", "name": "x"}),
+    ("/account/tokens/", {"name": "laptop"}),
+    ("/account/profile/", {"display_name": "A"}),
+    ("/account/logout/", {}),
+])
+def test_forms_without_a_csrf_token_are_refused(people: People, url: str, data: dict) -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(people.alice)
+    assert client.post(url, data).status_code == 403
+
+
+def test_owner_actions_need_a_csrf_token(people: People) -> None:
+    version = active(people.alice, "one")
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(people.alice)
+    assert client.post(f"/bots/{version.bot_id}/retire/").status_code == 403
+    assert not Bot.objects.get(pk=version.bot_id).retired
+    assert Match.objects.count() == 0
+
+
+def _file(name: str, content: str):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return SimpleUploadedFile(name, content.encode())

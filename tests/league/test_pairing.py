@@ -1,0 +1,79 @@
+"""Pairing, free of the database: placements first and spread over the board, nobody starved,
+no pair hammered, and the seed runs of a scored ladder each owed exactly once."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from league.ladders.pairing import (
+    PLACEMENT_PAIRINGS,
+    Entry,
+    choose_pairings,
+    choose_seed_runs,
+    kendall_tau,
+)
+from league.ladders.ratings import Skill
+
+
+def settled_board(n: int) -> list[Entry]:
+    """n placed entries with distinct ratings, best first."""
+    return [Entry(key=i, skill=Skill(40 - 2 * i, 2.0), placed=PLACEMENT_PAIRINGS)
+            for i in range(n)]
+
+
+def test_a_new_version_is_placed_first_against_opponents_spread_over_the_board() -> None:
+    board = settled_board(12)
+    newcomer = Entry(key="new", skill=Skill())
+    opponents = []
+    for _ in range(PLACEMENT_PAIRINGS):
+        (a, b), = choose_pairings([*board, newcomer], 1, random.Random(1))
+        assert "new" in (a, b)
+        opponents.append(b if a == "new" else a)
+    assert len(set(opponents)) == PLACEMENT_PAIRINGS
+    assert min(opponents) <= 2 and max(opponents) >= 8, opponents  # top and bottom of it
+    (a, b), = choose_pairings([*board, newcomer], 1, random.Random(1))
+    assert newcomer.placed == PLACEMENT_PAIRINGS + 1 or "new" not in (a, b)
+
+
+def test_nobody_is_starved_and_no_pair_is_hammered() -> None:
+    board = settled_board(10)
+    rng = random.Random(7)
+    met: Counter = Counter()
+    games: Counter = Counter()
+    for _ in range(300):
+        for entry in board:  # recent games fade, as the league's window does
+            entry.recent = max(0, entry.recent - 1)
+        for a, b in choose_pairings(board, 1, rng, met):
+            assert a != b
+            games[a] += 1
+            games[b] += 1
+    assert set(games) == set(range(10))
+    assert min(games.values()) >= 0.5 * max(games.values()), games
+    assert max(met.values()) <= 0.15 * sum(met.values()), met.most_common(3)
+
+
+def test_opponents_are_mostly_near_in_rank() -> None:
+    board = settled_board(20)
+    rng = random.Random(3)
+    distances = [abs(a - b) for _ in range(400)
+                 for a, b in choose_pairings(board, 1, rng)]
+    near = sum(d <= 4 for d in distances) / len(distances)
+    assert near > 0.6, near
+    assert max(distances) > 4, "the window sometimes reaches further"
+
+
+def test_seed_runs_owe_each_seed_once_fewest_played_first() -> None:
+    played = {"a": {1, 2}, "b": set(), "c": {1, 2, 3}}
+    runs = choose_seed_runs(played, [1, 2, 3], 10)
+    assert runs[0] == ("b", 1)
+    assert sorted(runs) == [("a", 3), ("b", 1), ("b", 2), ("b", 3)]
+    assert choose_seed_runs(played, [1, 2, 3], 2) == [("b", 1), ("b", 2)]
+
+
+def test_kendall_tau() -> None:
+    assert kendall_tau([1, 2, 3, 4], [1, 2, 3, 4]) == 1.0
+    assert kendall_tau([4, 3, 2, 1], [1, 2, 3, 4]) == -1.0
+    assert kendall_tau([2, 1, 3, 4], [1, 2, 3, 4]) == pytest.approx(4 / 6)  # 1 of 6 pairs swapped

@@ -1,0 +1,91 @@
+"""The README's run command on the embedded default: ``./dev up`` starts web, worker and beat
+on SQLite and the filesystem broker, the demo bots get validated and play, and Ctrl-C stops
+everything, leaving no process, bot, match folder or lock behind."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.league.conftest import wait_for
+from tests.sandbox.conftest import leftovers
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.slow
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def processes_with(marker: str) -> list[int]:
+    """Pids whose environment holds ``marker`` (everything ./dev up started inherits it)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if marker.encode() in Path(f"/proc/{entry}/environ").read_bytes():
+                    found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
+def finished_ladder_matches(database: Path) -> int:
+    if not database.exists():
+        return 0
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5) as db:
+        try:
+            return db.execute("SELECT count(*) FROM ladders_match WHERE status = 'finished' "
+                              "AND kind = 'ladder'").fetchone()[0]
+        except sqlite3.OperationalError:  # not migrated yet
+            return 0
+
+
+def test_dev_up_runs_the_league_on_sqlite_and_ctrl_c_leaves_nothing(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    port = free_port()
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
+           and not k.startswith("LEAGUE_")}
+    env.update(BOTLEAGUE_DATA=str(data), PORT=str(port), LEAGUE_MATCHMAKING_SECONDS="2")
+    out = tmp_path / "up.out"
+    with open(out, "wb") as sink:
+        up = subprocess.Popen(["./dev", "up"], cwd=ROOT, env=env, stdout=sink,
+                              stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        wait_for(lambda: url in out.read_text(), 180, "./dev up to print its address",
+                 out.read_text)
+        with urllib.request.urlopen(url, timeout=10) as response:
+            page = response.read().decode()
+        for title in ("Blokus Duo", "Stones", "Wizard Duel", "2048", "Robots"):
+            assert title in page
+        wait_for(lambda: finished_ladder_matches(data / "league.sqlite3") >= 2, 180,
+                 "demo bots to play ladder matches on SQLite",
+                 lambda: (data / "logs" / "worker.log").read_text())
+        with urllib.request.urlopen(url, timeout=10) as response:
+            assert "No validated bots yet" not in response.read().decode().split(
+                "ladder-stones")[1].split("</article>")[0]
+        up.send_signal(signal.SIGINT)
+        assert up.wait(60) == 0, out.read_text()
+    finally:
+        if up.poll() is None:
+            os.killpg(up.pid, signal.SIGKILL)
+            up.wait()
+    assert "stopping web, worker and beat" in out.read_text()
+    time.sleep(0.5)
+    assert processes_with(f"BOTLEAGUE_DATA={data}") == []
+    assert leftovers() == []
+    assert not list(data.rglob("*.pid"))
