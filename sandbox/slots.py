@@ -66,6 +66,17 @@ def acquire_slot() -> Slot:
     raise SandboxError(f"all {SLOT_COUNT} sandbox slots are busy; raise BOTLEAGUE_SLOTS")
 
 
+def try_slot(index: int) -> Slot | None:
+    """Slot ``index`` if nobody holds it, else ``None`` (never waits)."""
+    fd = os.open(_lock_dir() / f"{index}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return Slot(index, fd)
+
+
 def slot_busy(index: int) -> bool:
     """Whether some live process holds slot ``index`` now (its bot is running)."""
     path = _lock_dir() / f"{index}.lock"

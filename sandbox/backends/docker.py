@@ -28,7 +28,7 @@ from sandbox.errors import BackendUnavailable
 from sandbox.languages import SANDBOXED
 from sandbox.pausing import Pauser
 from sandbox.runtime import SANDBOX_BOT, SANDBOX_BUILD, SANDBOX_LIB
-from sandbox.slots import Slot, acquire_slot
+from sandbox.slots import Slot, acquire_slot, try_slot
 
 DEFAULT_IMAGE = "botleague/runner:latest"
 LABEL = "org.botleague.sandbox"
@@ -167,6 +167,7 @@ class DockerBackend(Backend):
             raise BackendUnavailable(
                 f"runner image {self.image} is missing; build it with ./dev setup "
                 "(scripts/setup.d/sandbox.sh)") from None
+        self.sweep_stranded()
 
     def describe(self) -> str:
         return (f"docker backend: image {self.image} ({self.image_id[7:19]}), "
@@ -197,6 +198,30 @@ class DockerBackend(Backend):
                     container.remove(force=True)
             slot.release()
             raise
+
+    def sweep_stranded(self) -> list[str]:
+        """Remove the containers of every slot nobody holds; returns their names.
+
+        A referee killed outright (SIGKILL, a machine restart) leaves its containers behind.
+        Launching sweeps the slot it takes, but a slot may not be taken again for a long
+        time, so a new backend also sweeps every free slot it finds a container in.
+        """
+        from docker.errors import NotFound
+
+        removed = []
+        for container in self.client.containers.list(all=True, filters={"label": LABEL}):
+            index = container.labels.get(SLOT_LABEL, "")
+            slot = try_slot(int(index)) if index.isdigit() else None
+            if slot is None and index.isdigit():
+                continue  # a live referee holds it: its bot
+            try:
+                with contextlib.suppress(NotFound):
+                    container.remove(force=True)
+                    removed.append(container.name)
+            finally:
+                if slot is not None:
+                    slot.release()
+        return removed
 
     def _remove_stranded(self, slot: Slot) -> None:
         """Remove containers of this slot: holding its lock, we know their referee is gone."""

@@ -7,6 +7,7 @@ leftover of ours.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -189,3 +190,28 @@ def test_a_killed_referee_in_a_pid_namespace_is_swept_too(sleeper):
     play([str(BOTS / "first.py"), "builtin:random"], "process")
     assert not folder.exists(), "pid 1 is alive here: only the referee's lock could tell"
     assert_worker_clean()
+
+
+@pytest.mark.docker
+def test_a_new_docker_backend_sweeps_containers_of_free_slots():
+    """Containers a killed referee left in a slot nobody takes again are removed at start."""
+    from sandbox.backends.docker import SLOT_LABEL, DockerBackend
+    from sandbox.slots import try_slot
+
+    backend = backend_or_skip("docker")
+    free, held = SLOT_COUNT - 1, SLOT_COUNT - 2
+    holder = try_slot(held)
+    assert holder is not None
+    made = [backend.client.containers.create(
+        backend.image, ["true"], labels={LABEL: "stranded", SLOT_LABEL: str(index)})
+        for index in (free, held)]
+    try:
+        DockerBackend()
+        names = {name for name, _ in leftover_containers()}
+        assert made[0].name not in names
+        assert made[1].name in names  # its slot is held: a live referee's bot
+    finally:
+        holder.release()
+        for container in made:
+            with contextlib.suppress(Exception):
+                container.remove(force=True)
