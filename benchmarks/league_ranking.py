@@ -55,6 +55,7 @@ from benchmarks.ranking_sim import (
     choose_uncertain_pairings,
     league_ticks,
     play_season,
+    rate_damped,
     rate_with_drift,
     round_robin,
 )
@@ -68,8 +69,10 @@ ROWS = {  # row -> (stream of matches, board that rates them, note); boards shar
     BASELINE: ("round-robin", "elo", ""),
     OURS: ("league", "openskill", ""),
     "diagnostic: round-robin + openskill": ("round-robin", "openskill", "baseline's matches"),
-    "diagnostic: openskill with its default drift": ("league", "openskill-drift",
-                                                     "ours' matches; the old setting"),
+    "diagnostic: openskill's default drift and gamma": ("league", "openskill-drift",
+                                                        "ours' matches; the first setting"),
+    "diagnostic: openskill's default gamma (tau 0)": ("league", "openskill-damped",
+                                                      "ours' matches; the second setting"),
     "proposal: choose_pairings + Bradley-Terry board": ("league", "bradley-terry",
                                                         "ours' matches"),
     "proposal: uncertain pairs + openskill": ("uncertain", "openskill", "pairing.py change"),
@@ -138,6 +141,7 @@ BOARDS: dict[str, Callable[[list[int]], Board]] = {
     "elo": lambda keys: EloBoard(keys, k=8),
     "openskill": OpenSkillBoard,
     "openskill-drift": lambda keys: OpenSkillBoard(keys, rate=rate_with_drift),
+    "openskill-damped": lambda keys: OpenSkillBoard(keys, rate=rate_damped),
     "bradley-terry": BradleyTerryBoard,
 }
 

@@ -139,8 +139,8 @@ RateMatch = Callable[[Skill, Skill, int | None], tuple[Skill, Skill]]
 
 
 def rate_with_drift(first: Skill, second: Skill, winner: int | None) -> tuple[Skill, Skill]:
-    """``rate_match`` with openskill's default tau (skill drift added before every match), the
-    league's setting until 2026-11-23: a diagnostic of what dropping the drift changed."""
+    """``rate_match`` with openskill's defaults (skill drift added before every match, sigma's
+    narrowing damped), the league's first setting: a diagnostic of what the changes did."""
     ranks = [0, 0] if winner is None else ([0, 1] if winner == 0 else [1, 0])
     [[a], [b]] = _DRIFT.rate([[_DRIFT.rating(mu=first.mu, sigma=first.sigma)],
                               [_DRIFT.rating(mu=second.mu, sigma=second.sigma)]], ranks=ranks)
@@ -148,6 +148,16 @@ def rate_with_drift(first: Skill, second: Skill, winner: int | None) -> tuple[Sk
 
 
 _DRIFT = PlackettLuce()
+_DAMPED = PlackettLuce(tau=0.0)
+
+
+def rate_damped(first: Skill, second: Skill, winner: int | None) -> tuple[Skill, Skill]:
+    """``rate_match`` with openskill's default gamma (sigma / c damps how much a game narrows
+    sigma), the league's setting until 2026-11-23 (with tau = 0): a diagnostic."""
+    ranks = [0, 0] if winner is None else ([0, 1] if winner == 0 else [1, 0])
+    [[a], [b]] = _DAMPED.rate([[_DAMPED.rating(mu=first.mu, sigma=first.sigma)],
+                               [_DAMPED.rating(mu=second.mu, sigma=second.sigma)]], ranks=ranks)
+    return Skill(a.mu, a.sigma), Skill(b.mu, b.sigma)
 
 
 class EloBoard:
