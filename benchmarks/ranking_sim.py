@@ -18,7 +18,6 @@ Several boards can watch one stream, so a rating can be compared on the very sam
 from __future__ import annotations
 
 import itertools
-import math
 import random
 from collections import Counter, deque
 from collections.abc import Callable, Hashable, Iterator, Sequence
@@ -243,22 +242,12 @@ class BradleyTerryBoard:
         return _ranked(self.keys, self.gamma.__getitem__)
 
 
-# -- the proposal for pairing.py ---------------------------------------------------------------
-MISORDER_FLOOR = 0.02
-"""Every candidate pair keeps at least this weight, so a bot far from its neighbours still plays."""
-
-
-def misorder_chance(a: Skill, b: Skill) -> float:
-    """How likely the two are ranked the wrong way round, by their mu and sigma."""
-    spread = math.sqrt(a.sigma ** 2 + b.sigma ** 2)
-    return 0.5 * math.erfc(abs(a.mu - b.mu) / (spread * math.sqrt(2)))
-
-
-def choose_uncertain_pairings(entries: Sequence[Entry], count: int, rng: random.Random,
-                              met: Counter | None = None) -> list[tuple[Hashable, Hashable]]:
-    """The proposal: placement as now (the real ``choose_pairings``), then a pair of bots at
-    most two places apart on the board, drawn by the chance they stand in the wrong order,
-    pairs that met recently weighed down; ``recent`` and ``placed`` kept as the real one does."""
+# -- the league's previous pairing, a diagnostic ------------------------------------------------
+def choose_nearby_pairings(entries: Sequence[Entry], count: int, rng: random.Random,
+                           met: Counter | None = None) -> list[tuple[Hashable, Hashable]]:
+    """``pairing.py`` until 2026-11-23: placement as now; then a bot drawn with weight
+    sigma^2 / (1 + recent), paired with an opponent inside a rank window of mean width 3,
+    weighed down by (1 + recent meetings)^2."""
     met = met if met is not None else Counter()
     pairings: list[tuple[Hashable, Hashable]] = []
     for _ in range(count):
@@ -266,15 +255,18 @@ def choose_uncertain_pairings(entries: Sequence[Entry], count: int, rng: random.
             pairings += choose_pairings(entries, 1, rng, met)
             continue
         board = sorted(entries, key=lambda e: e.skill.ordinal, reverse=True)
-        candidates = [(a, b) for i, a in enumerate(board) for b in board[i + 1:i + 3]]
-        weights = [(misorder_chance(a.skill, b.skill) + MISORDER_FLOOR)
-                   / (1 + met[pair_key(a.key, b.key)]) for a, b in candidates]
-        a, b = rng.choices(candidates, weights=weights)[0]
-        for e in (a, b):
+        player = rng.choices(list(entries),
+                             weights=[e.skill.sigma ** 2 / (1 + e.recent) for e in entries])[0]
+        rank = board.index(player)
+        window = 1 + int(rng.expovariate(1 / 3.0))
+        near = [e for i, e in enumerate(board) if e is not player and abs(i - rank) <= window]
+        opponent = rng.choices(near, weights=[1 / (1 + met[pair_key(player.key, e.key)]) ** 2
+                                              for e in near])[0]
+        for e in (player, opponent):
             e.recent += 2
             e.placed += 1
-        met[pair_key(a.key, b.key)] += 1
-        pairings.append((a.key, b.key))
+        met[pair_key(player.key, opponent.key)] += 1
+        pairings.append((player.key, opponent.key))
     return pairings
 
 
