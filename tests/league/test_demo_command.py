@@ -4,7 +4,6 @@ new on a second run unless a source changed."""
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
