@@ -71,6 +71,7 @@ class FrameSource:
     def __init__(self, game_id: str, options: dict[str, Any], seed: int,
                  moves: Sequence[MoveRecord], result: Result | None = None) -> None:
         self.game_id = game_id
+        self.seed = seed
         self.moves: list[MoveRecord] = list(moves)
         self.result = result
         self.broken: Broken | None = None

@@ -127,5 +127,5 @@ class MatchRecord:
 def _player(data: dict[str, Any]) -> PlayerRecord:
     """A player from any record version; fields a later version added keep their defaults
     and fields this code does not know are left out, so a newer record still opens."""
-    known = {f for f in PlayerRecord.__dataclass_fields__}
-    return PlayerRecord(**{k: v for k, v in data.items() if k in known})
+    known = set(PlayerRecord.__dataclass_fields__)
+    return PlayerRecord(**{"source": "", **{k: v for k, v in data.items() if k in known}})

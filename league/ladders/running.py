@@ -23,6 +23,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from league.ladders.finishing import match_finish
+from league.ladders.live import LivePublisher
 from league.ladders.models import Match, MatchStatus
 from league.ladders.versions_cache import version_folder
 from league.ladders.writer import WRITER
@@ -80,10 +81,10 @@ def match_run(*, match_id: int, worker: str | None = None,
         specs = [BotSpec(str(version_folder(p.version)), label=str(p.version))
                  if p.version_id else BotSpec(f"builtin:{p.builtin}", label=p.builtin)
                  for p in participants]
-        with Heartbeat(claim):
+        with Heartbeat(claim), LivePublisher(claim) as live:
             record = run_match(match.ladder.game, specs, options=match.ladder.options,
                                seed=match.seed, limits=match.ladder.sandbox_limits,
-                               backend=match.ladder.backend)
+                               backend=match.ladder.backend, on_move=live.on_move)
     except BotPackageError as error:
         if isinstance(error, BotBuildError) or match.kind == "validation":
             return _finish_or_lost(claim, match_finish(claim=claim, record=None, error=error))
