@@ -13,6 +13,7 @@ from pathlib import Path
 
 import dj_database_url
 
+import viewer
 from league.env import (
     env_bool,
     env_float,
@@ -127,6 +128,9 @@ USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"
+# The replay viewer's modules sit outside the league (the local runner's --html export reads
+# them too): served under static/viewer/.
+STATICFILES_DIRS = [("viewer", viewer.STATIC)]
 STATIC_ROOT = DATA_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)  # collectstatic's target; WhiteNoise warns when it is missing
 WHITENOISE_USE_FINDERS = True  # serve app static files without a collectstatic step

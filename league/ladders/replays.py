@@ -125,9 +125,11 @@ def _load(match: Match) -> tuple[FrameSource, MatchRecord | None]:
     return _source(match, record, replay), record
 
 
-def viewer_header(*, match: Match, user: AnyUser) -> dict[str, Any]:
+def viewer_header(*, match: Match, user: AnyUser, opening: int = 0) -> dict[str, Any]:
     """Everything the viewer needs besides frames: game, players, moves, result, the logs
-    ``user`` may read, where to fetch frames and, while the match runs, its status."""
+    ``user`` may read, where to fetch frames and, while the match runs, its status. With
+    ``opening``, the first frames the viewer shows come along (the spectator's, from the
+    start, or the latest of a live match), so a page can draw without a second request."""
     source, record = _load(match)
     participants = list(match.participants.all())
     logs = {}
@@ -139,6 +141,10 @@ def viewer_header(*, match: Match, user: AnyUser) -> dict[str, Any]:
         owners={p.seat: p.version.bot.owner.username for p in participants if p.version},
         result=record.result if record is not None else None, logs=logs,
         log_turns=record is not None and record.version >= 2)
+    if opening:
+        start = max(0, source.total - opening) if _live(match) else 0
+        header["opening"] = {"view": SPECTATOR,
+                             "frames": source.frames(start, start + opening, SPECTATOR)}
     return {**header, "match": match.pk, "status": match.status,
             "frames_url": reverse("api:frames", args=[match.pk]),
             "header_url": reverse("api:viewer", args=[match.pk])}

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from league.ladders.finishing import match_finish
 from league.ladders.live import LivePublisher
-from league.ladders.models import Match, MatchStatus
+from league.ladders.models import LiveMove, Match, MatchStatus
 from league.ladders.versions_cache import version_folder
 from league.ladders.writer import WRITER
 from sandbox import BotBuildError, BotPackageError, BotSpec, SandboxError, run_match
@@ -121,9 +121,10 @@ def _infrastructure_failure(claim: Claim, reason: str) -> RunOutcome:
     mine = Match.objects.filter(pk=claim.match_id, status=MatchStatus.RUNNING,
                                 claim_token=claim.token)
     if claim.attempt >= settings.LEAGUE_MAX_ATTEMPTS:
-        mine.update(status=MatchStatus.FAILED, reason="infrastructure",
-                    detail=f"after {claim.attempt} attempts: {reason}"[:2000],
-                    claim_token="", finished_at=timezone.now())
+        if mine.update(status=MatchStatus.FAILED, reason="infrastructure",
+                       detail=f"after {claim.attempt} attempts: {reason}"[:2000],
+                       claim_token="", finished_at=timezone.now()):
+            LiveMove.objects.filter(match_id=claim.match_id).delete()  # nothing to follow now
         return RunOutcome.FAILED
     # enqueued_at = now: the reaper leaves it to the backoff message the task sends next
     mine.update(status=MatchStatus.QUEUED, claim_token="", detail=reason[:2000],

@@ -239,15 +239,3 @@ def match_get(*, match_id: int) -> Match:
     if match is None:
         raise Http404("No such match.")
     return match
-
-
-def final_position(match: Match) -> str | None:
-    """The last position as the engine renders it (text), until the replay viewer lands."""
-    from league.ladders.models import Replay
-    from sandbox.record import MatchRecord
-
-    try:
-        record = match.replay.record()
-    except Replay.DoesNotExist:
-        return None
-    return MatchRecord.from_json(record).replay().render()

@@ -12,10 +12,13 @@ from django.shortcuts import get_object_or_404, render
 
 import games
 from league.ladders.models import Ladder
+from league.ladders.replays import NoFrames, viewer_header
 from league.ladders.selectors import ladder_board, queue_counts
 from league.web import selectors
 
 BOARD_PAGE = 50
+OPENING_FRAMES = 16
+"""Frames the match page carries, so the viewer draws its first without another request."""
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -54,9 +57,23 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
     players = [(p, p.version is not None and selectors.can_see_private(request.user,
                                                                        p.version.bot))
                for p in the_match.participants.all()]
+    try:
+        header = viewer_header(match=the_match, user=request.user, opening=OPENING_FRAMES)
+        no_replay = ""
+    except NoFrames as error:
+        header, no_replay = None, str(error)
     return render(request, "web/match.html", {
-        "match": the_match, "players": players,
-        "position": selectors.final_position(the_match)})
+        "match": the_match, "players": players, "viewer_header": header,
+        "no_replay": no_replay, "viewer_modules": viewer_modules(header)})
+
+
+def viewer_modules(header: dict | None) -> list[str]:
+    """The viewer's modules, preloaded by the page so the first frame needs no import chain."""
+    if header is None:
+        return []
+    names = ["boot", "viewer", "frames", "dom", "state", "render", "movelist", "controls",
+             f"games/{header['game']}", "games/common"]
+    return [f"viewer/{name}.js" for name in names]
 
 
 def user_page(request: HttpRequest, username: str) -> HttpResponse:
