@@ -147,7 +147,8 @@ def viewer_header(*, match: Match, user: AnyUser, opening: int = 0) -> dict[str,
                              "frames": source.frames(start, start + opening, SPECTATOR)}
     return {**header, "match": match.pk, "status": match.status,
             "frames_url": reverse("api:frames", args=[match.pk]),
-            "header_url": reverse("api:viewer", args=[match.pk])}
+            "header_url": reverse("api:viewer", args=[match.pk]),
+            "download_url": reverse("match-html", args=[match.pk]) if record else ""}
 
 
 def viewer_frames(*, match: Match, start: int, stop: int, view: View = SPECTATOR
@@ -160,9 +161,10 @@ def viewer_frames(*, match: Match, start: int, stop: int, view: View = SPECTATOR
             "total": source.total, "frames": frames, "broken": broken_json(source)}
 
 
-def match_source(*, match: Match) -> tuple[FrameSource, MatchRecord]:
-    """A finished match's source and record (the self-contained download)."""
-    source, record = _load(match)
-    if record is None:
-        raise NoFrames(f"match {match.pk} is {match.status}: its replay is not written yet")
-    return source, record
+def match_record(*, match: Match) -> MatchRecord:
+    """A finished match's record (the self-contained download)."""
+    stored = _stored_record(match)
+    if stored is None:
+        raise NoFrames(f"match {match.pk} is {match.status}: it has no replay"
+                       + (" yet" if _live(match) else ""))
+    return stored[1]

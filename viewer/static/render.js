@@ -156,17 +156,25 @@ function renderLogs(parts, model) {
   parts.logs.hidden = false;
   const names = seatNames(header);
   const atLast = state.step >= lastStep(state) && !state.live;
-  const blocks = logLinesAt(logIndex, state.step, atLast).map(({ seat, lines, old, all }) =>
-    el("section", { class: "viewer-log", "data-seat": seat, "data-lines": lines.length }, [
-      el("h4", { text: `${names[seat] || `player ${seat}`}: log at move ${state.step}` }),
-      old ? el("p", { class: "muted", text: "This record predates logs kept by turn: its " +
+  const blocks = logLinesAt(logIndex, state.step, atLast).map(({ seat, lines, old, all }) => {
+    const name = names[seat] || `player ${seat}`;
+    if (!all.length) {
+      return el("section", { class: "viewer-log", "data-seat": seat, "data-lines": 0 }, [
+        el("h4", { text: name }),
+        el("p", { class: "muted", text: "wrote nothing to its log in this match" })]);
+    }
+    return el("section", { class: "viewer-log", "data-seat": seat,
+      "data-lines": lines.length }, [
+      el("h4", { text: `${name} at move ${state.step}` }),
+      old ? el("p", { class: "muted", text: "This record predates logs kept by turn: the " +
         "whole log is below." }) : null,
       lines.length ? el("pre", { class: "log", text: lines.join("\n") })
         : old ? null : el("p", { class: "muted", text: "nothing written at this move" }),
-      el("details", {}, [el("summary", { text: `whole log (${all.length} lines)` }),
+      el("details", { open: old }, [el("summary", { text: `whole log (${all.length} lines)` }),
         el("pre", { class: "log", text: all.join("\n") })]),
-    ]));
-  parts.logs.replaceChildren(el("h3", { text: "Your bot's log" }), ...blocks);
+    ]);
+  });
+  parts.logs.replaceChildren(el("h3", { text: "Logs" }), ...blocks);
 }
 
 /** Everything but the board: counter, buttons, scrub bar, caption, result, banner, move
