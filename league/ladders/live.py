@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import close_old_connections, connection
+from django.utils import timezone
 
 from league.ladders.models import LiveMove
 from sandbox import MoveRecord
@@ -41,7 +42,8 @@ class LivePublisher:
         with self._lock:
             self._buffer.append(LiveMove(match_id=self.claim.match_id,
                                          attempt=self.claim.attempt, number=self._count,
-                                         seat=move.seat, move=move.move, time=move.time))
+                                         seat=move.seat, move=move.move, time=move.time,
+                                         played_at=timezone.now()))
             self._count += 1
 
     def __enter__(self) -> LivePublisher:

@@ -166,6 +166,8 @@ class LiveMove(models.Model):
     seat = models.PositiveSmallIntegerField()
     move = models.TextField()
     time = models.FloatField()
+    played_at = models.DateTimeField()
+    """When the referee took the move (a page showing it later can tell how late it is)."""
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["match", "attempt", "number"],

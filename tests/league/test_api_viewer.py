@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.utils import timezone
 
 import games
 from league.ladders.models import LiveMove, Match, Replay
@@ -132,17 +133,18 @@ def test_a_running_match_shows_the_moves_its_worker_published(world: World) -> N
     for _ in range(3):
         moves.append((state.to_move, state.legal_moves()[0]))
         state.apply(moves[-1][1])
+    now = timezone.now()
     LiveMove.objects.create(match=world.match, attempt=1, number=0, seat=0, move="9,9",
-                            time=0.1)  # an earlier attempt's: ignored
+                            time=0.1, played_at=now)  # an earlier attempt's: ignored
     for number, (seat, move) in enumerate(moves[:2]):
         LiveMove.objects.create(match=world.match, attempt=2, number=number, seat=seat,
-                                move=move, time=0.1)
+                                move=move, time=0.1, played_at=now)
     data = header(world)
     assert data["status"] == "running" and data["result"] is None and data["logs"] == {}
     assert data["moves"] == [[s, m, 0.1] for s, m in moves[:2]] and data["total"] == 3
     assert [f["step"] for f in frames(world)["frames"]] == [0, 1, 2]
     LiveMove.objects.create(match=world.match, attempt=2, number=2, seat=moves[2][0],
-                            move=moves[2][1], time=0.1)
+                            move=moves[2][1], time=0.1, played_at=now)
     later = frames(world, "?start=3")
     assert later["total"] == 4 and later["status"] == "running"
     assert later["frames"][0]["view"]["board"] == state.spectator()["board"]

@@ -66,7 +66,7 @@ def test_a_running_match_is_followed_move_by_move_and_becomes_its_replay(
         thread.join(60)
     assert outcome == [RunOutcome.FINISHED]
     grew = sorted(set(seen))
-    assert len(grew) >= 4, f"the moves did not show one by one: {grew}"
+    assert len(grew) >= 3, f"the moves did not show one by one: {grew}"
     match.refresh_from_db()
     assert not LiveMove.objects.filter(match=match).exists() and Replay.objects.filter(
         match=match).exists()

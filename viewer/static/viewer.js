@@ -132,7 +132,7 @@ export function mountViewer(root, { header: firstHeader, store, game, useHash = 
     const frame = store.get(state.view, state.step);
     if (frame && (!drawn || drawn.frame !== frame || drawn.view !== state.view)) {
       renderBoard(parts, game, frame, { header, names: names(), view: state.view });
-      if (!drawn) {
+      if (!root.dataset.firstFrameMs) {
         performance.mark("viewer:first-frame");
         root.dataset.firstFrameMs = performance.now().toFixed(1);
       }
@@ -145,6 +145,18 @@ export function mountViewer(root, { header: firstHeader, store, game, useHash = 
     if (state.playing) schedule();
   }
 
+  // A game may lay its board out by the room it has (Blokus Duo's pieces go under the board
+  // on a phone): a new width redraws the board.
+  let width = 0;
+  const resized = new ResizeObserver(() => {
+    const now = Math.round(parts.board.clientWidth);
+    if (Math.abs(now - width) > 1) {
+      width = now;
+      drawn = null;
+      schedule();
+    }
+  });
+  resized.observe(parts.board);
   const unbind = bindControls(parts, dispatch);
   if (isLive(header.status)) pollTimer = setTimeout(poll, POLL_MS);
   const news = store.onNews;
@@ -156,6 +168,7 @@ export function mountViewer(root, { header: firstHeader, store, game, useHash = 
   return () => {
     gone = true;
     unbind();
+    resized.disconnect();
     clearTimeout(pollTimer);
     clearTimeout(urlTimer);
   };

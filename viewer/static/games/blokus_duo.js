@@ -88,12 +88,21 @@ export function draw(target, frame, ctx) {
   const view = frame.view;
   const assets = ctx.header.assets || {};
   const size = view.board.length;
-  // The pieces sit to the right of the board, one player above the other.
+  // The pieces sit to the right of the board, one player above the other; on a narrow
+  // screen below it, side by side, so they stay big enough to tell apart.
   const boardRight = LEFT + size * CELL;
+  const boardBottom = TOP + size * CELL;
   const rowsOfPieces = Math.ceil(Object.keys(assets.pieces || {}).length / PER_ROW);
+  const panelWidth = PER_ROW * PIECE_SLOT;
   const panelHeight = 40 + rowsOfPieces * PIECE_SLOT;
-  const width = boardRight + PANEL_GAP + PER_ROW * PIECE_SLOT;
-  const height = Math.max(TOP + size * CELL + 4, TOP + 2 * panelHeight + 16);
+  const narrow = target.clientWidth > 0 && target.clientWidth < 600;
+  const panelAt = (seat) => (narrow
+    ? [seat * (panelWidth + PANEL_GAP / 2), boardBottom + 16]
+    : [boardRight + PANEL_GAP, TOP + seat * (panelHeight + 16)]);
+  const width = narrow ? Math.max(boardRight + 4, 2 * panelWidth + PANEL_GAP / 2)
+    : boardRight + PANEL_GAP + panelWidth;
+  const height = narrow ? boardBottom + 16 + panelHeight
+    : Math.max(boardBottom + 4, TOP + 2 * panelHeight + 16);
   const changed = new Set((frame.changed || []).map(([r, c]) => `${r},${c}`));
   const root = svgRoot(width, height, { "aria-label": "Blokus Duo board",
     "data-squares": view.squares.join(",") });
@@ -102,8 +111,8 @@ export function draw(target, frame, ctx) {
   root.append(...boardCells(view, changed, assets));
   root.append(lastOutline(changed) || svg("g"));
   [0, 1].forEach((seat) => {
-    root.append(piecesPanel(view, seat, boardRight + PANEL_GAP, TOP + seat * (panelHeight + 16),
-      assets, ctx.names[seat] || `player ${seat}`));
+    const [x, y] = panelAt(seat);
+    root.append(piecesPanel(view, seat, x, y, assets, ctx.names[seat] || `player ${seat}`));
   });
   replaceContent(target, root);
 }

@@ -5,7 +5,7 @@
 import { replaceContent, svg, svgRoot } from "../dom.js";
 
 const CELL = 28;
-const STRIP = 34;
+const STRIP = 24;
 const COMMANDS = { 7: "up-left", 8: "up", 9: "up-right", 4: "left", 5: "wait", 6: "right",
   1: "down-left", 2: "down", 3: "down-right", 0: "teleport" };
 
@@ -45,10 +45,10 @@ export function draw(target, frame) {
   const height = view.rows * CELL + STRIP;
   const root = svgRoot(width, height, { "aria-label": `Robots field, level ${view.level}`,
     "data-level": view.level, "data-score": view.score });
-  root.append(svg("text", { x: 2, y: 22, class: "strip", text: `Level ${view.level}` }),
-    svg("text", { x: width / 2, y: 22, class: "strip", "text-anchor": "middle",
+  root.append(svg("text", { x: 2, y: 16, class: "strip", text: `Level ${view.level}` }),
+    svg("text", { x: width / 2, y: 16, class: "strip", "text-anchor": "middle",
       text: `Score ${view.score}` }),
-    svg("text", { x: width - 2, y: 22, class: "strip", "text-anchor": "end",
+    svg("text", { x: width - 2, y: 16, class: "strip", "text-anchor": "end",
       text: `${view.robots_left} robots left` }));
   const field = svg("g", { transform: `translate(0 ${STRIP})` });
   root.append(field);
