@@ -5,34 +5,17 @@ the engine's frame at that step. Screenshots go to var/test-artifacts/viewer-*.p
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.db import connections
 
 from league.ladders.models import Ladder, Match
-from league.ladders.replays import SOURCES
 from sandbox import MatchRecord
-from tests.browser import chromium, shoot, watch_for_errors
+from tests.browser import shoot, watch_for_errors
 from tests.league.viewer_world import PLAYERS, engine_frames, play_builtins, record_of
 from tests.viewer_checks import check, wait_drawn
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    # Playwright's sync API runs an event loop in this thread; ORM calls made in between
-    # are plain synchronous ones.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    # The live server answers each keep-alive connection of the browser in a thread of its
-    # own; with persistent database connections those threads would hold sessions open
-    # past the test and keep the test database from being dropped.
-    monkeypatch.setitem(connections["default"].settings_dict, "CONN_MAX_AGE", 0)
-    SOURCES.clear()
-    with chromium() as browser:
-        yield browser
 
 
 def step_of(page: Any) -> int:
@@ -57,12 +40,13 @@ def replay(ladders: dict[str, Ladder], game: str) -> tuple[Match, MatchRecord, l
 
 @pytest.mark.parametrize("game", list(PLAYERS))
 def test_a_real_replay_steps_plays_scrubs_and_opens_at_a_step_as_the_engine_draws_it(
-        live_server: Any, replay: tuple[Match, MatchRecord, list[dict]], browser: Any,
+        live_server: Any, replay: tuple[Match, MatchRecord, list[dict]], viewer_browser: Any,
         game: str) -> None:
     match, record, frames = replay
     last = len(frames) - 1
     assert last >= 4, f"{game}: a replay too short to step through ({last} moves)"
     url = f"{live_server.url}/matches/{match.pk}/"
+    browser = viewer_browser
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     problems = watch_for_errors(page)
 
