@@ -16,12 +16,17 @@ from sandbox.frames import CHUNK, FrameSource
 from sandbox.record import MatchRecord
 
 LogLines = Sequence[tuple[int, str]]
+MOVES_IN_HEADER = 2000
+"""A longer game's moves are not listed in the header: each frame carries its own move, and
+the move list fills in from the frames as they arrive (a 20,000-move header would be the
+biggest thing the page loads before its first frame)."""
 
 
 def viewer_header(source: FrameSource, *, names: Mapping[int, str], result: Result | None,
                   logs: Mapping[int, LogLines], log_turns: bool,
                   owners: Mapping[int, str] | None = None) -> dict[str, Any]:
-    """The header; ``logs`` holds only the seats whose log the reader may see."""
+    """The header; ``logs`` holds only the seats whose log the reader may see. ``moves`` is
+    ``None`` past ``MOVES_IN_HEADER`` moves (the frames carry them)."""
     owners = owners or {}
     return {
         "game": source.game_id,
@@ -31,7 +36,8 @@ def viewer_header(source: FrameSource, *, names: Mapping[int, str], result: Resu
         "players": [{"seat": seat, "name": names[seat], "owner": owners.get(seat, "")}
                     for seat in sorted(names)],
         "views": source.views, "assets": source.assets(),
-        "moves": [[m.seat, m.move, round(m.time, 4)] for m in source.moves],
+        "moves": [[m.seat, m.move, round(m.time, 4)] for m in source.moves]
+        if len(source.moves) <= MOVES_IN_HEADER else None,
         "total": source.total, "chunk": CHUNK,
         "result": None if result is None else {**result.to_json(), "summary": result.summary()},
         "broken": broken_json(source),

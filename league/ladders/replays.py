@@ -12,6 +12,7 @@ on the server.
 
 from __future__ import annotations
 
+import json
 import threading
 import zlib
 from collections import OrderedDict
@@ -34,24 +35,28 @@ class NoFrames(Exception):
     """The match has nothing to show (it failed or was cancelled before a replay)."""
 
 
+Cached = tuple[FrameSource, MatchRecord | None]
+
+
 class _Sources:
-    """Per process: the frame sources of recently watched matches, least recent dropped."""
+    """Per process: the frame sources (and records) of recently watched matches, least
+    recently watched dropped first."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._items: OrderedDict[tuple[Any, ...], FrameSource] = OrderedDict()
+        self._items: OrderedDict[tuple[Any, ...], Cached] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[Any, ...]) -> FrameSource | None:
+    def get(self, key: tuple[Any, ...]) -> Cached | None:
         with self._lock:
             source = self._items.get(key)
             if source is not None:
                 self._items.move_to_end(key)
             return source
 
-    def put(self, key: tuple[Any, ...], source: FrameSource) -> None:
+    def put(self, key: tuple[Any, ...], entry: Cached) -> None:
         with self._lock:
-            self._items[key] = source
+            self._items[key] = entry
             self._items.move_to_end(key)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
@@ -75,24 +80,36 @@ def _live(match: Match) -> bool:
     return match.status in (MatchStatus.QUEUED, MatchStatus.RUNNING)
 
 
-def _stored_record(match: Match) -> tuple[Replay, MatchRecord] | None:
-    replay = Replay.objects.filter(match=match).first()
-    if replay is None:
+def _stored(match: Match) -> tuple[FrameSource, MatchRecord] | None:
+    """The stored replay's source and record, read and parsed once per process: a replay
+    never changes, and a long one takes a tenth of a second to decompress and parse."""
+    replay_id = Replay.objects.filter(match=match).values_list("pk", flat=True).first()
+    if replay_id is None:
         return None
+    key = (match.pk, "replay", replay_id)
+    cached = SOURCES.get(key)
+    if cached is not None:
+        return cached
+    data = Replay.objects.filter(pk=replay_id).values_list("data", flat=True).first()
     try:
-        return replay, MatchRecord.from_json(replay.record())
+        record = MatchRecord.from_json(json.loads(zlib.decompress(bytes(data or b""))))
     except (KeyError, TypeError, ValueError, zlib.error) as error:
         raise NoFrames(f"the stored replay of match {match.pk} cannot be read ({error!r})"
                        ) from None
+    entry = (FrameSource.from_record(record), record)
+    SOURCES.put(key, entry)
+    return entry
 
 
 def _live_source(match: Match) -> FrameSource:
     """The running match's source, extended by the moves published since it was last read."""
     key = (match.pk, "live", match.attempts)
-    source = SOURCES.get(key)
-    if source is None:
+    cached = SOURCES.get(key)
+    if cached is None:
         source = FrameSource(match.ladder.game, match.ladder.options, match.seed, [])
-        SOURCES.put(key, source)
+        SOURCES.put(key, (source, None))
+    else:
+        source = cached[0]
     rows = (LiveMove.objects.filter(match=match, attempt=match.attempts,
                                     number__gte=len(source.moves))
             .order_by("number").values_list("number", "seat", "move", "time"))
@@ -105,24 +122,14 @@ def _live_source(match: Match) -> FrameSource:
     return source
 
 
-def _source(match: Match, record: MatchRecord | None, replay: Replay | None) -> FrameSource:
-    if record is None or replay is None:
-        return _live_source(match)
-    key = (match.pk, "replay", replay.pk)
-    source = SOURCES.get(key)
-    if source is None:
-        source = FrameSource.from_record(record)
-        SOURCES.put(key, source)
-    return source
-
-
 def _load(match: Match) -> tuple[FrameSource, MatchRecord | None]:
-    stored = _stored_record(match)
-    if stored is None and not _live(match):
+    stored = _stored(match)
+    if stored is not None:
+        return stored
+    if not _live(match):
         raise NoFrames(f"match {match.pk} has no replay (it is {match.status}"
                        + (f": {match.detail}" if match.detail else "") + ")")
-    replay, record = stored if stored is not None else (None, None)
-    return _source(match, record, replay), record
+    return _live_source(match), None
 
 
 def viewer_header(*, match: Match, user: AnyUser, opening: int = 0) -> dict[str, Any]:
@@ -163,7 +170,7 @@ def viewer_frames(*, match: Match, start: int, stop: int, view: View = SPECTATOR
 
 def match_record(*, match: Match) -> MatchRecord:
     """A finished match's record (the self-contained download)."""
-    stored = _stored_record(match)
+    stored = _stored(match)
     if stored is None:
         raise NoFrames(f"match {match.pk} is {match.status}: it has no replay"
                        + (" yet" if _live(match) else ""))

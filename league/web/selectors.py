@@ -230,7 +230,7 @@ def my_bots(*, user: User) -> list[Bot]:
 
 
 def match_get(*, match_id: int) -> Match:
-    match = (Match.objects.select_related("ladder", "replay")
+    match = (Match.objects.select_related("ladder")
              .prefetch_related(Prefetch("participants", queryset=Participant.objects
                                         .select_related("version__bot__owner")
                                         .defer("version__archive", "version__log")

@@ -36,7 +36,8 @@ export function bindControls(parts, dispatch, { keyTarget = document } = {}) {
   }
   on(parts.speed, "change", () => dispatch({ type: "speed", speed: Number(parts.speed.value) }));
   // Scrubbing moves the step as the thumb moves; while dragging, playing stops.
-  on(parts.scrub, "input", () => dispatch({ type: "goto", step: Number(parts.scrub.value) }));
+  on(parts.scrub, "input", () => dispatch({ type: "goto", step: Number(parts.scrub.value),
+    scrubbing: true }));
   on(parts.moves, "click", (event) => {
     const row = event.target.closest("[data-step]");
     if (row) dispatch({ type: "goto", step: Number(row.dataset.step), fromList: true });

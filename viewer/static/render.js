@@ -211,9 +211,11 @@ export function renderChrome(parts, model) {
     parts.banner.textContent = banner[1];
   }
   renderViews(parts, state, header);
-  renderMoveList(parts.list, { moves, step: state.step, names, hidden: hiddenFor(state),
-    follow: model.followList });
-  renderLogs(parts, model);
+  if (model.settled !== false) {
+    renderMoveList(parts.list, { moves, count: state.total, step: state.step, names,
+      hidden: hiddenFor(state) });
+    renderLogs(parts, model);
+  }
   if (header.download_url) {
     parts.download.hidden = false;
     parts.download.href = header.download_url;

@@ -4,6 +4,7 @@
 // arrow key) costs one drawing per screen refresh.
 
 import { bindControls } from "./controls.js";
+import { noteScroll, scrollToStep } from "./movelist.js";
 import { buildShell, indexLogs, renderBoard, renderChrome } from "./render.js";
 import { formatHash, goTo, grow, initialState, isLive, parseHash, reduce, setView, tick }
   from "./state.js";
@@ -11,6 +12,7 @@ import { formatHash, goTo, grow, initialState, isLive, parseHash, reduce, setVie
 const POLL_MS = 500;
 const RETRY_MS = 2000;
 const URL_EVERY_MS = 300;  // browsers throttle history updates; a scrub makes hundreds
+const SCRUB_SETTLE_MS = 150;
 
 /**
  * Show a match in ``root``. ``header`` is the match's header (sandbox/viewer_data.py), ``store``
@@ -23,7 +25,12 @@ export function mountViewer(root, { header: firstHeader, store, game, useHash = 
   const parts = buildShell(root, header);
   const fromUrl = useHash ? parseHash(window.location.hash) : { step: null, view: "spectator" };
   let state = initialState(header, fromUrl);
-  let moves = header.moves.slice();
+  // Every move by number (moves[i] makes step i + 1); a long game's header leaves them out
+  // and they come with the frames, so the list fills in as frames arrive.
+  let moves = (header.moves || []).slice();
+  for (const frame of (header.opening && header.opening.frames) || []) {
+    if (frame.move) moves[frame.step - 1] = [frame.move.seat, frame.move.move, frame.move.time];
+  }
   let logIndex = indexLogs(header.logs);
   let error = null;
   let drawn = null;           // the frame on the board and the view it was drawn for
@@ -34,6 +41,7 @@ export function mountViewer(root, { header: firstHeader, store, game, useHash = 
   let urlTimer = null;
   let pollTimer = null;
   let gone = false;
+  let scrubbedAt = -Infinity;  // while the scrub bar moves, the side panel waits for it
 
   function names() {
     return Object.fromEntries((header.players || []).map((p) => [p.seat, p.name]));
@@ -48,7 +56,11 @@ export function mountViewer(root, { header: firstHeader, store, game, useHash = 
 
   function dispatch(action) {
     if (action.type === "scrolled") {
+      // The list scrolling itself to the current move says so too; only a person's scroll
+      // (to somewhere else) stops it following.
+      if (Math.abs(parts.moves.scrollTop - parts.list.scrollTop) < 1) return;
       followList = false;
+      noteScroll(parts.list);
     } else if (action.type === "hash") {
       const wanted = parseHash(action.hash);
       state = setView(wanted.step === null ? state : goTo(state, wanted.step), wanted.view);
@@ -56,6 +68,10 @@ export function mountViewer(root, { header: firstHeader, store, game, useHash = 
     } else {
       state = reduce(state, action);
       followList = !action.fromList;
+      if (action.scrubbing) {
+        scrubbedAt = performance.now();
+        setTimeout(schedule, SCRUB_SETTLE_MS + 10);
+      }
     }
     schedule();
   }
@@ -69,9 +85,7 @@ export function mountViewer(root, { header: firstHeader, store, game, useHash = 
     }
     error = null;
     for (const frame of news.frames || []) {
-      if (frame.move && frame.step > moves.length) {
-        moves[frame.step - 1] = [frame.move.seat, frame.move.move, frame.move.time];
-      }
+      if (frame.move) moves[frame.step - 1] = [frame.move.seat, frame.move.move, frame.move.time];
     }
     const wasLive = state.live;
     state = grow(state, { total: Math.max(news.total, state.total), status: news.status,
@@ -89,7 +103,7 @@ export function mountViewer(root, { header: firstHeader, store, game, useHash = 
       setTimeout(ended, RETRY_MS);
       return;
     }
-    moves = header.moves.slice();
+    if (header.moves) moves = header.moves.slice();
     logIndex = indexLogs(header.logs);
     store.total = header.total;
     store.forgetFrom(Math.max(header.total - 2, 0));  // the last frame may show a forfeit now
@@ -121,6 +135,7 @@ export function mountViewer(root, { header: firstHeader, store, game, useHash = 
 
   function draw(now) {
     scheduled = false;
+    const began = performance.now();
     if (state.playing) {
       const ms = lastTime === null ? 0 : Math.min(now - lastTime, 250);
       lastTime = now;
@@ -128,8 +143,12 @@ export function mountViewer(root, { header: firstHeader, store, game, useHash = 
     } else {
       lastTime = null;
     }
-    store.need(state.view, state.step);
+    // During a drag of the scrub bar only the board and the controls follow it, every frame;
+    // the move list and the logs catch up once it rests (each costs a repaint per frame).
+    const settled = now - scrubbedAt > SCRUB_SETTLE_MS;
+    if (followList && settled) scrollToStep(parts.list, state.step, state.total);
     const frame = store.get(state.view, state.step);
+    if (!frame) store.need(state.view, state.step);
     if (frame && (!drawn || drawn.frame !== frame || drawn.view !== state.view)) {
       renderBoard(parts, game, frame, { header, names: names(), view: state.view });
       if (!root.dataset.firstFrameMs) {
@@ -140,15 +159,22 @@ export function mountViewer(root, { header: firstHeader, store, game, useHash = 
     }
     parts.board.classList.toggle("loading", !frame);
     renderChrome(parts, { state, header, frame: frame || null, game, moves, error, logIndex,
-      followList });
+      settled });
+    // Then what comes next: the frames ahead (reading ahead once this one is on screen, so
+    // the first frame never waits for it) and the moves of rows in sight.
+    if (frame) store.need(state.view, state.step);
+    for (const step of parts.list.missing) store.need(state.view, step);
     showUrl();
     if (state.playing) schedule();
+    // Timed for the benchmark (benchmarks/viewer.py reads these entries).
+    performance.measure("viewer:draw", { start: began });
   }
 
   // A game may lay its board out by the room it has (Blokus Duo's pieces go under the board
   // on a phone): a new width redraws the board.
   let width = 0;
   const resized = new ResizeObserver(() => {
+    noteScroll(parts.list);
     const now = Math.round(parts.board.clientWidth);
     if (Math.abs(now - width) > 1) {
       width = now;
@@ -157,6 +183,7 @@ export function mountViewer(root, { header: firstHeader, store, game, useHash = 
     }
   });
   resized.observe(parts.board);
+  resized.observe(parts.moves);
   const unbind = bindControls(parts, dispatch);
   if (isLive(header.status)) pollTimer = setTimeout(poll, POLL_MS);
   const news = store.onNews;
