@@ -11,7 +11,11 @@ SCRUB = """async ([positions]) => {
   const gaps = [];
   let last = performance.now();
   let running = true;
-  const tick = (now) => { gaps.push(now - last); last = now; if (running) requestAnimationFrame(tick); };
+  const tick = (now) => {
+    gaps.push(now - last);
+    last = now;
+    if (running) requestAnimationFrame(tick);
+  };
   requestAnimationFrame(tick);
   const started = performance.now();
   for (const value of positions) {

@@ -91,7 +91,7 @@ def test_a_real_replay_steps_plays_scrubs_and_opens_at_a_step_as_the_engine_draw
     assert record.moves[clicked].move in row.inner_text()
     row.click()
     check(game, frames[clicked + 1], wait_drawn(page, clicked + 1))
-    assert "current" in row.get_attribute("class")
+    page.wait_for_selector(f".move-row.current[data-step='{clicked + 1}']")
 
     # End shows the last position and the result with its reason; Home the start.
     page.locator("body").press("End")

@@ -42,6 +42,7 @@ export function mountViewer(root, { header: firstHeader, store, game, useHash = 
   let pollTimer = null;
   let gone = false;
   let scrubbedAt = -Infinity;  // while the scrub bar moves, the side panel waits for it
+  let settleTimer = null;
 
   function names() {
     return Object.fromEntries((header.players || []).map((p) => [p.seat, p.name]));
@@ -68,10 +69,7 @@ export function mountViewer(root, { header: firstHeader, store, game, useHash = 
     } else {
       state = reduce(state, action);
       followList = !action.fromList;
-      if (action.scrubbing) {
-        scrubbedAt = performance.now();
-        setTimeout(schedule, SCRUB_SETTLE_MS + 10);
-      }
+      if (action.scrubbing) scrubbedAt = performance.now();
     }
     schedule();
   }
@@ -145,7 +143,10 @@ export function mountViewer(root, { header: firstHeader, store, game, useHash = 
     }
     // During a drag of the scrub bar only the board and the controls follow it, every frame;
     // the move list and the logs catch up once it rests (each costs a repaint per frame).
-    const settled = now - scrubbedAt > SCRUB_SETTLE_MS;
+    const settled = performance.now() - scrubbedAt >= SCRUB_SETTLE_MS;
+    if (!settled && !settleTimer) {
+      settleTimer = setTimeout(() => { settleTimer = null; schedule(); }, SCRUB_SETTLE_MS);
+    }
     if (followList && settled) scrollToStep(parts.list, state.step, state.total);
     const frame = store.get(state.view, state.step);
     if (!frame) store.need(state.view, state.step);
@@ -198,5 +199,6 @@ export function mountViewer(root, { header: firstHeader, store, game, useHash = 
     resized.disconnect();
     clearTimeout(pollTimer);
     clearTimeout(urlTimer);
+    clearTimeout(settleTimer);
   };
 }
