@@ -79,7 +79,8 @@ def store_replays() -> dict[str, int]:
                                      status="finished", started_at=now, finished_at=now,
                                      result=record.result.to_json(), moves=len(record.moves))
         for player in record.players:
-            Participant.objects.create(match=match, seat=player.seat, builtin=player.name[:32])
+            Participant.objects.create(match=match, seat=player.seat,
+                                   builtin=player.name.removeprefix("builtin:")[:32])
         Replay.objects.create(match=match, format=record.version, data=zlib.compress(
             json.dumps(record.to_json()).encode()))
         ids[name] = match.pk

@@ -10,9 +10,16 @@ from typing import Any
 import pytest
 
 from league.ladders.models import Ladder, Match
-from sandbox import MatchRecord
+from sandbox import MatchRecord, MoveRecord
 from tests.browser import shoot, watch_for_errors
-from tests.league.viewer_world import PLAYERS, engine_frames, play_builtins, record_of
+from tests.league.viewer_world import (
+    PLAYERS,
+    engine_frames,
+    play_builtins,
+    record_of,
+    store_record,
+)
+from tests.records import engine_record
 from tests.viewer_checks import check, wait_drawn
 
 pytestmark = pytest.mark.slow
@@ -113,4 +120,30 @@ def test_a_real_replay_steps_plays_scrubs_and_opens_at_a_step_as_the_engine_draw
     fresh.set_viewport_size({"width": 390, "height": 844})
     wait_drawn(fresh, jump)
     shoot(fresh, f"viewer-{game}-phone", "#replay")
+    assert problems == [], problems
+
+
+@pytest.fixture
+def broken_replay(ladders: dict[str, Ladder]) -> tuple[Match, int]:
+    """A stored replay whose 6th move the engine refuses (as if the rules had changed)."""
+    record = engine_record("stones", seed=3)
+    record.moves[5] = MoveRecord(record.moves[5].seat, record.moves[0].move, 0.01)
+    return store_record(ladders["stones"], record), 6
+
+
+def test_a_replay_that_no_longer_replays_says_so_and_shows_no_step_past_it(
+        live_server: Any, broken_replay: tuple[Match, int], viewer_browser: Any) -> None:
+    match, bad = broken_replay
+    page = viewer_browser.new_page(viewport={"width": 1280, "height": 900})
+    problems = watch_for_errors(page)
+    page.goto(f"{live_server.url}/matches/{match.pk}/#step=3")
+    wait_drawn(page, 3)
+    page.locator("body").press("End")
+    banner = page.locator(".viewer-banner.broken")
+    banner.wait_for()
+    assert f"move {bad}" in banner.inner_text() and "no longer replays" in banner.inner_text()
+    wait_drawn(page, bad - 1)
+    assert step_of(page) == bad - 1
+    assert page.locator(".viewer-result").is_hidden()
+    shoot(page, "viewer-broken", "#replay")
     assert problems == [], problems

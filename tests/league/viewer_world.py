@@ -67,7 +67,8 @@ def store_record(ladder: Ladder, record: MatchRecord) -> Match:
                                  finished_at=now, result=record.result.to_json(),
                                  reason=record.result.reason, moves=len(record.moves))
     for player in record.players:
-        Participant.objects.create(match=match, seat=player.seat, builtin=player.name[:32])
+        Participant.objects.create(match=match, seat=player.seat,
+                                   builtin=player.name.removeprefix("builtin:")[:32])
     Replay.objects.create(match=match, format=record.version, data=zlib.compress(
         json.dumps(record.to_json(), separators=(",", ":")).encode()))
     return match

@@ -80,9 +80,9 @@ export function renderBoard(parts, game, frame, ctx) {
 function bannerText(model) {
   const { state, error, header } = model;
   if (state.broken) {
-    return ["broken", `This replay no longer replays under the current engine: ` +
+    return ["broken", `This replay cannot be shown as it was played: ` +
       `${state.broken.message}. ` + (state.broken.move
-      ? `Only the ${state.broken.step} steps before it are shown.`
+      ? `Only the steps before it (0 to ${state.broken.step - 1}) are shown.`
       : "Its positions are shown as the engine derives them now.")];
   }
   if (error) return ["error", `Could not load frames: ${error.message || error}. Retrying…`];
@@ -200,7 +200,7 @@ export function renderChrome(parts, model) {
   parts.caption.textContent = frame ? `${move}${caption}` : "loading…";
 
   const result = header.result;
-  const showResult = result && state.step >= end && !state.live;
+  const showResult = result && !state.broken && state.step >= end && !state.live;
   parts.result.hidden = !showResult;
   if (showResult) parts.result.textContent = `Result: ${result.summary}`;
 
