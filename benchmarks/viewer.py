@@ -21,7 +21,8 @@ built-in players) and a 20,000-move 2048 game (8 x 8, tests/records.py).
   drag on a bare page whose range input only writes its value into a line of text.
 
 Targets (issue 10): first frame <= 300 ms, no frame over 50 ms while scrubbing. Ratios are
-baseline / ours for times (above 1: ours is faster than the baseline).
+baseline / ours for times (above 1: ours is faster than the baseline). A last row, for
+context, loads an ordinary league page (a ladder's) the way the baseline is loaded.
 """
 
 from __future__ import annotations
@@ -179,6 +180,7 @@ def main() -> None:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             empty = page_load(browser, f"{base}/health/", args.repeat)
+            ordinary = page_load(browser, f"{base}/ladders/stones/", args.repeat)
             short = first_frame(browser, f"{base}/matches/{ids['short']}/", args.repeat)
             long = first_frame(browser, f"{base}/matches/{ids['long']}/", args.repeat)
             short_cached = first_frame(browser, f"{base}/matches/{ids['short']}/",
@@ -201,6 +203,8 @@ def main() -> None:
             "<= 300 ms", higher_is_better=False),
         Row(f"longest frame scrubbing 20,000 moves ({args.positions} positions)", scrub, bare,
             "ms", "<= 50 ms", higher_is_better=False),
+        Row("(context) load event of a page without the viewer (a ladder)", ordinary, empty,
+            "ms", "", higher_is_better=False),
     ])
     print("baselines: the load event of /health/; the same drag on a bare range input")
 

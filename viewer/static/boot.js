@@ -13,6 +13,7 @@ async function getJson(url) {
 }
 
 async function boot(root) {
+  performance.mark("viewer:boot");
   const header = JSON.parse(document.getElementById(root.dataset.header).textContent);
   if (!/^[a-z0-9_]+$/.test(header.game)) throw new Error(`unknown game ${header.game}`);
   let game;
@@ -21,6 +22,7 @@ async function boot(root) {
   } catch (error) {
     throw new Error(`this viewer cannot draw ${header.game} yet (${error.message})`);
   }
+  performance.mark("viewer:game-loaded");
   const store = new HttpFrames({ url: header.frames_url, chunk: header.chunk,
     total: header.total, onNews: null, opening: header.opening });
   return mountViewer(root, { header, store, game,
