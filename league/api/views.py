@@ -6,8 +6,6 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpResponse
-from django.utils.decorators import method_decorator
-from django.views.decorators.gzip import gzip_page
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
@@ -220,13 +218,9 @@ class MatchReplay(APIView):
 
 class _ViewerView(APIView):
     """The replay viewer's reads: readable by whoever may see the match page (anyone); logs
-    filtered per reader. Gzipped: frames of a long game are repetitive JSON."""
+    filtered per reader; a rate of their own (ranges and live polling add up)."""
 
     throttle_classes = [ViewerAnonThrottle, ViewerUserThrottle]
-
-    @method_decorator(gzip_page)
-    def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
-        return super().dispatch(request, *args, **kwargs)
 
 
 class MatchViewer(_ViewerView):

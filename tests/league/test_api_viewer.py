@@ -164,10 +164,3 @@ def test_a_failed_match_without_replay_is_a_404_that_says_why(world: World) -> N
     response = world.client("anonymous").get(f"/api/matches/{world.match.pk}/viewer/")
     assert response.status_code == 404
     assert "worker lost three times" in response.json()["detail"]
-
-
-def test_frames_are_gzipped_for_browsers(world: World) -> None:
-    store(world.match)
-    response = world.client("anonymous").get(f"/api/matches/{world.match.pk}/frames/",
-                                             HTTP_ACCEPT_ENCODING="gzip")
-    assert response.status_code == 200 and response["Content-Encoding"] == "gzip"
