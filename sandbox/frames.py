@@ -117,10 +117,17 @@ class FrameSource:
         return {} if self.game is None else self.game.viewer_assets()
 
     # -- live matches -------------------------------------------------------------------
-    def extend(self, moves: Iterable[MoveRecord]) -> None:
-        """Moves played since (a live match); what was derived so far stays."""
+    def extend(self, moves: Iterable[MoveRecord], first: int | None = None) -> None:
+        """Moves played since (a live match); what was derived so far stays. With ``first``
+        (the number of the first of ``moves``), moves already held are skipped, so two
+        readers extending at once add each move once."""
         with self._lock:
-            self.moves.extend(moves)
+            new = list(moves)
+            if first is not None:
+                if first > len(self.moves):
+                    return  # a gap: wait for the moves in between
+                new = new[len(self.moves) - first:]
+            self.moves.extend(new)
 
     # -- frames -------------------------------------------------------------------------
     def verify(self) -> Broken | None:

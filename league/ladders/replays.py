@@ -110,15 +110,15 @@ def _live_source(match: Match) -> FrameSource:
         SOURCES.put(key, (source, None))
     else:
         source = cached[0]
-    rows = (LiveMove.objects.filter(match=match, attempt=match.attempts,
-                                    number__gte=len(source.moves))
+    first = len(source.moves)
+    rows = (LiveMove.objects.filter(match=match, attempt=match.attempts, number__gte=first)
             .order_by("number").values_list("number", "seat", "move", "time"))
     new = []
     for number, seat, move, time in rows:
-        if number != len(source.moves) + len(new):
+        if number != first + len(new):
             break  # a gap: the rest arrives with the next flush
         new.append(MoveRecord(seat, move, time))
-    source.extend(new)
+    source.extend(new, first=first)  # another request may have added some meanwhile
     return source
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.test import Client
 from django.utils import timezone
 
 import games
@@ -164,3 +165,29 @@ def test_a_failed_match_without_replay_is_a_404_that_says_why(world: World) -> N
     response = world.client("anonymous").get(f"/api/matches/{world.match.pk}/viewer/")
     assert response.status_code == 404
     assert "worker lost three times" in response.json()["detail"]
+
+
+def test_the_match_page_offers_the_replay_as_one_file_with_only_the_readers_logs(
+        world: World) -> None:
+    record = store(world.match)
+    url = f"/matches/{world.match.pk}/replay.html"
+    assert header(world)["download_url"] == url
+    owner = Client()
+    owner.force_login(world.alice)
+    response = owner.get(url)
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/html")
+    assert response["Content-Disposition"] == (
+        f'attachment; filename="match-{world.match.pk}-stones.html"')
+    page = response.content.decode()
+    data = json.loads(page.split('id="viewer-data">')[1].split("</script>")[0])
+    assert data["header"]["logs"] == {"0": [[0, "alices-bot starts"], [1, "alices-bot thinks"]]}
+    assert len(data["frames"]["spectator"]) == len(record.moves) + 1
+    anonymous = Client().get(url).content.decode()
+    assert "alices-bot starts" not in anonymous and "bobs-bot thinks" not in anonymous
+
+
+def test_a_running_match_has_no_download_yet(world: World) -> None:
+    Replay.objects.filter(match=world.match).delete()
+    Match.objects.filter(pk=world.match.pk).update(status="running")
+    response = Client().get(f"/matches/{world.match.pk}/replay.html")
+    assert response.status_code == 404

@@ -135,7 +135,10 @@ def test_a_live_match_extends_without_replaying_from_the_start() -> None:
     moves, _, states = played("g2048")
     source = FrameSource("g2048", {}, 3, moves[:5], None)
     assert len(source.frames(0, 100)) == 6
-    source.extend(moves[5:])
+    source.extend(moves[5:], first=5)
+    source.extend(moves[5:9], first=5)  # a second reader with the same news: no double
+    source.extend(moves[20:], first=20)  # a gap: ignored until the moves between come
+    assert len(source.moves) == len(moves)
     frames = source.frames(6, 10)
     assert [f["view"] for f in frames] == [view_of(s, SPECTATOR) for s in states[6:10]]
 
