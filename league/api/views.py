@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 
 from league.api import selectors
 from league.api.errors import PayloadTooLarge
-from league.api.filters import BotFilters, MatchFilters, query_filters
+from league.api.filters import BotFilters, MatchFilters, RankingFilters, query_filters
 from league.api.permissions import require_owner, require_private_access, require_signed_in
 from league.api.serializers import (
     BotPublicSerializer,
@@ -35,7 +35,7 @@ from league.api.serializers import (
 from league.api.throttling import AnonThrottle, TokenThrottle, UploadThrottle
 from league.bots.models import Bot
 from league.bots.services import UploadError, bot_retire, bot_set_public, version_upload
-from league.ladders.selectors import ladder_board
+from league.ladders.selectors import Board
 
 
 class GameList(APIView):
@@ -59,11 +59,19 @@ class LadderDetail(generics.RetrieveAPIView):
         return selectors.ladder_get(slug=self.kwargs["slug"])
 
 
-class LadderRankings(APIView):
-    @extend_schema(responses=RankingSerializer(many=True))
-    def get(self, request: Request, slug: str) -> Response:
-        board = ladder_board(selectors.ladder_get(slug=slug))
-        return Response(RankingSerializer(board, many=True).data)
+class LadderRankings(generics.ListAPIView):
+    """The board, best first, a page at a time (paged in the database); ``q`` keeps the
+    bots whose name or owner holds it, each with its rank on the whole board."""
+
+    serializer_class = RankingSerializer
+
+    @extend_schema(parameters=[RankingFilters])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self) -> Any:
+        filters = query_filters(self.request, RankingFilters)
+        return Board(selectors.ladder_get(slug=self.kwargs["slug"]), filters.get("q", ""))
 
 
 class BotList(generics.ListAPIView):

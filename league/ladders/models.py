@@ -7,6 +7,7 @@ import zlib
 from typing import Any
 
 from django.db import models
+from django.db.models import Case, F, When
 
 from league.bots.models import BotVersion, game_choices
 from sandbox import Limits
@@ -102,7 +103,8 @@ class Participant(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="participants")
     seat = models.PositiveSmallIntegerField()
     version = models.ForeignKey(BotVersion, null=True, blank=True, on_delete=models.CASCADE,
-                                related_name="participations")
+                                related_name="participations", db_index=False)
+    """Indexed with the match (``participant_version_match``): a version's matches in order."""
     builtin = models.CharField(max_length=32, blank=True)
     """A built-in opponent (validation matches) instead of a version."""
     outcome = models.CharField(max_length=4, blank=True)
@@ -122,6 +124,8 @@ class Participant(models.Model):
         ordering = ["match", "seat"]
         constraints = [models.UniqueConstraint(fields=["match", "seat"],
                                                name="one_participant_per_seat")]
+        indexes = [models.Index(fields=["version", "match"], include=["id"],
+                                name="participant_version_match")]
 
     @property
     def label(self) -> str:
@@ -146,6 +150,14 @@ class Standing(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["ladder", "version"],
                                                name="one_standing_per_version")]
+        # The two orders of a board (``league.ladders.selectors.BOARD_ORDER``), so a page of
+        # it is read in order and the scan stops there.
+        indexes = [
+            models.Index(F("ladder"), (F("mu") - 3 * F("sigma")).desc(), F("id"),
+                         name="standing_board_rated"),
+            models.Index(F("ladder"), Case(When(games__gt=0, then=F("score_sum") / F("games")))
+                         .desc(nulls_last=True), F("id"), name="standing_board_scored"),
+        ]
 
     @property
     def ordinal(self) -> float:

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, render
 
 import games
 from league.ladders.models import Ladder
-from league.ladders.selectors import ladder_board, queue_counts
+from league.ladders.selectors import Board, ladder_board, queue_counts
 from league.web import selectors
 
 BOARD_PAGE = 50
@@ -31,11 +31,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def ladder(request: HttpRequest, slug: str) -> HttpResponse:
     the_ladder = get_object_or_404(Ladder, slug=slug)
     query = request.GET.get("q", "").strip()[:40]
-    rows = ladder_board(the_ladder)
-    if query:
-        rows = [r for r in rows if query.lower() in r.bot.lower()
-                or query.lower() in r.owner.lower()]
-    page = Paginator(rows, BOARD_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(Board(the_ladder, query), BOARD_PAGE).get_page(request.GET.get("page"))
     trend_from = selectors.rating_trend(
         ladder=the_ladder, version_ids=[row.version_id for row in page.object_list])
     board = [(row, row.rating - trend_from[row.version_id]
