@@ -7,7 +7,7 @@ import zlib
 from typing import Any
 
 from django.db import models
-from django.db.models import Case, F, When
+from django.db.models import Case, F, Value, When
 
 from league.bots.models import BotVersion, game_choices
 from sandbox import Limits
@@ -91,7 +91,10 @@ class Match(models.Model):
         verbose_name_plural = "matches"
         indexes = [models.Index(fields=["ladder", "status"]),
                    models.Index(fields=["status", "heartbeat_at"]),
-                   models.Index(fields=["-finished_at"])]
+                   models.Index(fields=["-finished_at"]),
+                   # a ladder page's latest matches, however seldom that ladder plays
+                   models.Index(fields=["ladder", "-finished_at"],
+                                name="match_ladder_finished")]
 
     def __str__(self) -> str:
         return f"match {self.pk} ({self.ladder.game}, {self.status})"
@@ -124,12 +127,18 @@ class Participant(models.Model):
         ordering = ["match", "seat"]
         constraints = [models.UniqueConstraint(fields=["match", "seat"],
                                                name="one_participant_per_seat")]
-        indexes = [models.Index(fields=["version", "match"], include=["id"],
+        # The id as the last key (not INCLUDE: SQLite has no covering indexes) lets a
+        # version's latest participations be read from the index alone.
+        indexes = [models.Index(fields=["version", "match", "id"],
                                 name="participant_version_match")]
 
     @property
     def label(self) -> str:
         return str(self.version) if self.version_id else f"builtin:{self.builtin}"
+
+
+NO_SCORE = -1e300
+"""A scored board's value for a version with no score yet: below any mean, so it is last."""
 
 
 class Standing(models.Model):
@@ -155,8 +164,9 @@ class Standing(models.Model):
         indexes = [
             models.Index(F("ladder"), (F("mu") - 3 * F("sigma")).desc(), F("id"),
                          name="standing_board_rated"),
-            models.Index(F("ladder"), Case(When(games__gt=0, then=F("score_sum") / F("games")))
-                         .desc(nulls_last=True), F("id"), name="standing_board_scored"),
+            models.Index(F("ladder"), Case(When(games__gt=0, then=F("score_sum") / F("games")),
+                                           default=Value(NO_SCORE)).desc(), F("id"),
+                         name="standing_board_scored"),
         ]
 
     @property

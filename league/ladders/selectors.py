@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.db import connection
 
 from league.bots.models import VersionStatus
-from league.ladders.models import Ladder, LadderKind, Match, MatchStatus
+from league.ladders.models import NO_SCORE, Ladder, LadderKind, Match, MatchStatus
 from league.ladders.ratings import mean_interval
 
 
@@ -44,22 +44,30 @@ WHERE s.ladder_id = %(ladder)s AND v.status = %(active)s AND NOT b.retired AND N
 BOARD_COLUMNS = """b.id, b.name, b.public, u.username, s.version_id, v.number, s.games, s.mu,
 s.sigma, s.wins, s.losses, s.draws, s.score_sum, s.score_sq_sum"""
 BOARD_ORDER = {LadderKind.RATED: "s.mu - 3 * s.sigma DESC, s.id",
-               LadderKind.SCORED: "CASE WHEN s.games > 0 THEN s.score_sum / s.games END "
-                                  "DESC NULLS LAST, s.id"}
+               LadderKind.SCORED: "CASE WHEN s.games > 0 THEN s.score_sum / s.games "
+                                  f"ELSE {NO_SCORE} END DESC, s.id"}
 """What a board ranks by: mu - 3 sigma, or the mean score (no score yet: last). Each order
-has its index (``Standing.Meta.indexes``): a page is read in order and the scan stops."""
+is an index (``Standing.Meta.indexes``): a page is read in order and the scan stops there."""
 BOARD_PAGE_SQL = """
 SELECT {columns} {source} ORDER BY {order} LIMIT %(limit)s OFFSET %(offset)s
 """
 BOARD_SEARCH_SQL = """
 SELECT * FROM (SELECT row_number() OVER (ORDER BY {order}) AS rank, {columns} {source}) board
-WHERE name ILIKE %(like)s OR username ILIKE %(like)s
+WHERE UPPER(name) LIKE UPPER(%(like)s) ESCAPE '\\'
+   OR UPPER(username) LIKE UPPER(%(like)s) ESCAPE '\\'
 ORDER BY rank LIMIT %(limit)s OFFSET %(offset)s
 """
-"""Searching: every row of the board is ranked, then those matching are kept."""
+"""Searching: every row of the board is ranked, then those matching are kept. The SQL is
+PostgreSQL's and SQLite's both (the embedded default): no ILIKE, an explicit escape."""
 BOARD_COUNT_SQL = """
-SELECT count(*) {source} AND (%(q)s = '' OR b.name ILIKE %(like)s OR u.username ILIKE %(like)s)
+SELECT count(*) {source}
+AND (%(q)s = '' OR UPPER(b.name) LIKE UPPER(%(like)s) ESCAPE '\\'
+     OR UPPER(u.username) LIKE UPPER(%(like)s) ESCAPE '\\')
 """
+
+
+ALL = 2**62
+"""LIMIT for "no limit" (SQLite refuses LIMIT NULL)."""
 
 
 class Board:
@@ -87,7 +95,7 @@ class Board:
         if not isinstance(index, slice) or index.step not in (None, 1):
             raise TypeError("a board is read by slices, a page at a time")
         offset = index.start or 0
-        limit = None if index.stop is None else max(0, index.stop - offset)
+        limit = ALL if index.stop is None else max(0, index.stop - offset)
         sql = BOARD_SEARCH_SQL if self.query else BOARD_PAGE_SQL
         sql = sql.format(columns=BOARD_COLUMNS, source=BOARD_SOURCE,
                          order=BOARD_ORDER[LadderKind(self.ladder.kind)])

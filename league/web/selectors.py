@@ -8,8 +8,17 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db import connection
-from django.db.models import Avg, Count, Prefetch, Q, QuerySet, Subquery, Window
+from django.db.models import (
+    Avg,
+    Count,
+    F,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Window,
+)
 from django.http import Http404
 from django.utils import timezone
 
@@ -225,17 +234,6 @@ def version_page(*, version: BotVersion) -> VersionPage:
 
 # -- ladder page ---------------------------------------------------------------------------
 
-TREND_SQL = """
-SELECT v.id, (SELECT p.mu_before - 3 * p.sigma_before
-              FROM ladders_participant p JOIN ladders_match m ON m.id = p.match_id
-              WHERE p.version_id = v.id AND p.match_id >= %(since)s
-                AND p.mu_before IS NOT NULL AND m.ladder_id = %(ladder)s
-                AND m.status = %(finished)s
-              ORDER BY p.match_id LIMIT 1)
-FROM unnest(%(versions)s::bigint[]) AS v(id)
-"""
-
-
 def rating_trend(*, ladder: Ladder, version_ids: list[int], days: int = 7
                  ) -> dict[int, float]:
     """Per version: the board value it had when the window of the last ``days`` opened (its
@@ -252,11 +250,14 @@ def rating_trend(*, ladder: Ladder, version_ids: list[int], days: int = 7
              .values_list("pk", flat=True).first())
     if first is None:
         return {}
-    with connection.cursor() as cursor:
-        cursor.execute(TREND_SQL, {"since": first, "ladder": ladder.pk,
-                                   "finished": MatchStatus.FINISHED, "versions": version_ids})
-        return {version_id: value for version_id, value in cursor.fetchall()
-                if value is not None}
+    start = (Participant.objects.filter(
+        version_id=OuterRef("pk"), match_id__gte=first, mu_before__isnull=False,
+        match__ladder=ladder, match__status=MatchStatus.FINISHED)
+        .order_by("match_id").annotate(value=F("mu_before") - 3 * F("sigma_before"))
+        .values("value")[:1])
+    rows = (BotVersion.objects.filter(pk__in=version_ids)
+            .annotate(start=Subquery(start)).values_list("pk", "start"))
+    return {pk: value for pk, value in rows if value is not None}
 
 
 def user_public_bots(*, username: str, viewer: AnyUser) -> tuple[User, list[Bot]]:
