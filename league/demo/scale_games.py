@@ -79,16 +79,19 @@ def _random_game(game: games.Game, seed: int, rng: random.Random,
                  forfeit: tuple[int, str, str] | None = None) -> PlayedGame:
     """A game of uniformly random legal moves; with ``forfeit`` (seat, kind, detail) that seat
     forfeits on one of its first turns instead."""
-    state = game.new_state(seed)
     stop = rng.randrange(0, 6) if forfeit else -1
-    movers = []
-    while not state.is_over():
-        if forfeit and len(state.history) >= stop and state.to_move == forfeit[0]:
-            state.forfeit(*forfeit)
-            break
-        movers.append(state.to_move)
-        state.apply(rng.choice(state.legal_moves()))
-    return _played(state, seed, rng, movers)
+    while True:
+        state = game.new_state(seed)
+        movers = []
+        while not state.is_over():
+            if forfeit and len(state.history) >= stop and state.to_move == forfeit[0]:
+                state.forfeit(*forfeit)
+                break
+            movers.append(state.to_move)
+            state.apply(rng.choice(state.legal_moves()))
+        if not forfeit or state.result.forfeit is not None:
+            return _played(state, seed, rng, movers)
+        stop = 0  # the game ended first: forfeit on the seat's first turn instead
 
 
 @dataclass
