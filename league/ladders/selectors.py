@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from django.db import connection
 
-from league.bots.models import VersionStatus
 from league.ladders.models import NO_SCORE, Ladder, LadderKind, Match, MatchStatus
 from league.ladders.ratings import mean_interval
 
@@ -39,8 +38,10 @@ FROM ladders_standing s
 JOIN bots_bot b ON b.active_version_id = s.version_id
 JOIN bots_botversion v ON v.id = s.version_id
 JOIN auth_user u ON u.id = b.owner_id
-WHERE s.ladder_id = %(ladder)s AND v.status = %(active)s AND NOT b.retired AND NOT b.disabled
+WHERE s.ladder_id = %(ladder)s AND b.game = %(game)s AND NOT b.retired AND NOT b.disabled
 """
+"""A board's rows: each playing bot's active version (whose status is ``active`` while the
+bot is not retired: validation switches both at once)."""
 BOARD_COLUMNS = """b.id, b.name, b.public, u.username, s.version_id, v.number, s.games, s.mu,
 s.sigma, s.wins, s.losses, s.draws, s.score_sum, s.score_sq_sum"""
 BOARD_ORDER = {LadderKind.RATED: "s.mu - 3 * s.sigma DESC, s.id",
@@ -60,8 +61,13 @@ ORDER BY rank LIMIT %(limit)s OFFSET %(offset)s
 """Searching: every row of the board is ranked, then those matching are kept. The SQL is
 PostgreSQL's and SQLite's both (the embedded default): no ILIKE, an explicit escape."""
 BOARD_COUNT_SQL = """
+SELECT count(*) FROM ladders_standing s
+JOIN bots_bot b ON b.active_version_id = s.version_id
+WHERE s.ladder_id = %(ladder)s AND b.game = %(game)s AND NOT b.retired AND NOT b.disabled
+"""
+BOARD_SEARCH_COUNT_SQL = """
 SELECT count(*) {source}
-AND (%(q)s = '' OR UPPER(b.name) LIKE UPPER(%(like)s) ESCAPE '\\'
+AND (UPPER(b.name) LIKE UPPER(%(like)s) ESCAPE '\\'
      OR UPPER(u.username) LIKE UPPER(%(like)s) ESCAPE '\\')
 """
 
@@ -80,12 +86,13 @@ class Board:
         self.ladder = ladder
         self.query = query = query.replace("\x00", "")  # PostgreSQL refuses NUL in text
         escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        self.params: dict[str, object] = {"ladder": ladder.pk, "active": VersionStatus.ACTIVE,
-                                          "q": query, "like": f"%{escaped}%"}
+        self.params: dict[str, object] = {"ladder": ladder.pk, "game": ladder.game,
+                                          "like": f"%{escaped}%"}
 
     def count(self) -> int:
         with connection.cursor() as cursor:
-            cursor.execute(BOARD_COUNT_SQL.format(source=BOARD_SOURCE), self.params)
+            sql = BOARD_SEARCH_COUNT_SQL if self.query else BOARD_COUNT_SQL
+            cursor.execute(sql.format(source=BOARD_SOURCE), self.params)
             return cursor.fetchone()[0]
 
     def __len__(self) -> int:
