@@ -10,8 +10,11 @@ Baseline, measured in the same run: the same pages on a small league made by the
 generator (``--small-bots 50 --small-matches 5000``, in a scratch database
 ``botleague_pages_small`` created and dropped here), so the ratio says how much slower a page
 got with 200 times the data (1.0: not at all). ``/health/`` (one ``SELECT 1``) is timed too:
-the floor of any request. Targets (issue 9), p95 with one client: ladder page, rankings API
-and match page at most 50 ms, bot page at most 100 ms.
+the floor of any request. Beside the latencies, the CPU time the server (gunicorn's
+processes, from /proc) and its PostgreSQL sessions spent per request: on a machine shared
+with other work the latencies say how long people waited, the CPU what a page costs.
+Targets (issue 9), p95 with one client: ladder page, rankings API and match page at most
+50 ms, bot page at most 100 ms.
 """
 
 from __future__ import annotations
@@ -47,6 +50,13 @@ SERVER_ENV = {"API_THROTTLE_ANON": "100000000/min", "API_THROTTLE_USER": "100000
 class Timings:
     seconds: list[float] = field(default_factory=list)
     wall: float = 0.0
+    cpu: float = 0.0
+    """CPU seconds the web server's processes and its database sessions spent meanwhile."""
+
+    @property
+    def cpu_ms(self) -> float:
+        """Server CPU per request: what a page costs whatever else runs on the machine."""
+        return 1000 * self.cpu / len(self.seconds) if self.seconds else 0.0
 
     def ms(self, q: float) -> float:
         ordered = sorted(self.seconds)
@@ -101,7 +111,7 @@ def drop_small_league() -> None:
 
 
 @contextmanager
-def serving(url: str, port: int, log: Path) -> Iterator[str]:
+def serving(url: str, port: int, log: Path) -> Iterator[tuple[str, int]]:
     """The league's web server (the command ``./dev up`` runs) on database ``url``."""
     from league.supervise import commands
 
@@ -122,7 +132,7 @@ def serving(url: str, port: int, log: Path) -> Iterator[str]:
                 if server.poll() is not None or time.monotonic() > deadline:
                     raise SystemExit(f"the web server did not start; see {log}") from None
                 time.sleep(0.2)
-        yield base
+        yield base, server.pid
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -180,7 +190,42 @@ def get(conn: http.client.HTTPConnection, path: str) -> float:
     return took
 
 
-def measure(base: str, paths: list[str], clients: int, requests: int) -> Timings:
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU of ``pids`` so far (from /proc; a vanished process counts 0)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / TICK
+
+
+def server_pids(group: int, database: str) -> list[int]:
+    """The web server's processes (its process group) and the database sessions on
+    ``database`` other than this one."""
+    import psycopg
+
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[2]) == group:
+                pids.append(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    with psycopg.connect(admin_url()) as conn:
+        pids += [pid for (pid,) in conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            [database])]
+    return pids
+
+
+def measure(base: str, paths: list[str], clients: int, requests: int,
+            pids: list[int]) -> Timings:
     """``requests`` GETs per client, each client on its own kept-alive connection, cycling
     through ``paths`` from a different starting point."""
     host, port = urlsplit(base).hostname, urlsplit(base).port
@@ -201,16 +246,18 @@ def measure(base: str, paths: list[str], clients: int, requests: int) -> Timings
     threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
     for thread in threads:
         thread.start()
+    cpu = cpu_seconds(pids)
     start_line.wait()
     began = time.perf_counter()
     for thread in threads:
         thread.join()
     timings.wall = time.perf_counter() - began
+    timings.cpu = cpu_seconds(pids) - cpu
     return timings
 
 
-def run_site(base: str, urls: dict[str, list[str]], clients: list[int], requests: int
-             ) -> dict[tuple[str, int], Timings]:
+def run_site(base: str, urls: dict[str, list[str]], clients: list[int], requests: int,
+             group: int, database: str) -> dict[tuple[str, int], Timings]:
     conn = http.client.HTTPConnection(urlsplit(base).hostname, urlsplit(base).port)
     for paths in urls.values():  # warm: templates compiled, connections open, cache read
         for path in paths * 2:
@@ -220,7 +267,8 @@ def run_site(base: str, urls: dict[str, list[str]], clients: list[int], requests
     for n in clients:
         for name, paths in urls.items():
             per_client = requests if n == 1 else max(10, 2 * requests // n)
-            results[(name, n)] = measure(base, paths, n, per_client)
+            pids = server_pids(group, database)
+            results[(name, n)] = measure(base, paths, n, per_client, pids)
             print(f"  {name}, {n} client{'s' if n > 1 else ''}: "
                   f"p95 {results[(name, n)].p95:.1f} ms", file=sys.stderr, flush=True)
     return results
@@ -233,7 +281,7 @@ def target_for(name: str) -> float | None:
 def report(large: dict, small: dict, clients: list[int], sizes: str) -> None:
     print(f"\n{sizes}")
     print(f"{'page':<28} {'clients':>7} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} "
-          f"{'req/s':>7} {'small p95':>10} {'ratio':>6}  target (p95, 1 client)")
+          f"{'req/s':>7} {'cpu ms':>7} {'small p95':>10} {'ratio':>6}  target (p95, 1 client)")
     for name, n in large:
         t = large[(name, n)]
         base = small.get((name, n))
@@ -244,7 +292,9 @@ def report(large: dict, small: dict, clients: list[int], sizes: str) -> None:
             verdict = f"≤ {target:.0f} ms — {'met' if t.p95 <= target else 'NOT met'}"
         base_p95 = f"{base.p95:10.1f}" if base else f"{'-':>10}"
         print(f"{name:<28} {n:>7} {t.p50:8.1f} {t.p95:8.1f} {t.max:8.1f} {t.rate:7.0f} "
-              f"{base_p95} {ratio}  {verdict}")
+              f"{t.cpu_ms:7.1f} {base_p95} {ratio}  {verdict}")
+    print("cpu ms: CPU time of the web server and its database sessions per request (the "
+          "same on a busy or an idle machine); ratio: p95 here / p95 on the small league")
 
 
 def main() -> None:
@@ -292,13 +342,14 @@ def main() -> None:
                       f"{Match.objects.using('small').count():,} matches")
             connections["small"].close()
             print("small league:", file=sys.stderr, flush=True)
-            with serving(small_url, args.port, log) as base:
-                small = run_site(base, urls, args.clients, args.requests)
+            with serving(small_url, args.port, log) as (base, group):
+                small = run_site(base, urls, args.clients, args.requests, group, SMALL_DB)
         urls = pages("default", random.Random(args.seed))
         connections["default"].close()
         print("large league:", file=sys.stderr, flush=True)
-        with serving(os.environ["DATABASE_URL"], args.port, log) as base:
-            large = run_site(base, urls, args.clients, args.requests)
+        with serving(os.environ["DATABASE_URL"], args.port, log) as (base, group):
+            large = run_site(base, urls, args.clients, args.requests, group,
+                             settings.DATABASES["default"]["NAME"])
     finally:
         connections.close_all()
         if not args.no_baseline:

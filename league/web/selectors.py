@@ -8,17 +8,18 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.db import connection
 from django.db.models import (
     Avg,
     Count,
-    F,
-    OuterRef,
     Prefetch,
     Q,
     QuerySet,
     Subquery,
+    TextField,
     Window,
 )
+from django.db.models.functions import Cast
 from django.http import Http404
 from django.utils import timezone
 
@@ -31,6 +32,7 @@ from league.ladders.models import (
     Participant,
     Standing,
 )
+from league.web.match_lists import MatchRow, match_rows
 
 AnyUser = User | AnonymousUser
 HISTORY_POINTS = 400
@@ -45,17 +47,6 @@ so the page reads a bounded number of rows however long the bot has played."""
 def can_see_private(user: AnyUser, bot: Bot) -> bool:
     """Owner and staff see a bot's source, its logs and, when it is private, the bot."""
     return bool(user.is_authenticated and (user.is_staff or bot.owner_id == user.pk))
-
-
-def _participants() -> QuerySet[Participant]:
-    # Logs can be long and only the match page shows them.
-    return (Participant.objects.select_related("version__bot")
-            .defer("log", "version__archive", "version__log").order_by("seat"))
-
-
-def matches_with_players() -> QuerySet[Match]:
-    return (Match.objects.select_related("ladder")
-            .prefetch_related(Prefetch("participants", queryset=_participants())))
 
 
 def bot_get(*, user: AnyUser, bot_id: int) -> Bot:
@@ -93,7 +84,7 @@ class BotPage:
     versions: list[BotVersion]
     standings: dict[int, Standing]
     history: dict[str, Any]
-    matches: list[Match]
+    matches: list[MatchRow]
     head_to_head: list[dict[str, Any]]
     seats: list[dict[str, Any]]
     ladder: Ladder | None = None
@@ -113,9 +104,9 @@ def bot_page(*, bot: Bot, matches: int = 20) -> BotPage:
     standings = {s.version_id: s for s in Standing.objects.filter(version__bot=bot)}
     # A few more than shown: queued or cancelled ones among the latest are skipped.
     latest = _latest(bot, matches + 20).values("match_id")
-    recent = list(matches_with_players().filter(pk__in=Subquery(latest))
-                  .exclude(status__in=[MatchStatus.QUEUED, MatchStatus.CANCELLED])
-                  .order_by("-pk")[:matches])
+    recent = match_rows(Match.objects.filter(pk__in=Subquery(latest))
+                        .exclude(status__in=[MatchStatus.QUEUED, MatchStatus.CANCELLED])
+                        .order_by("-pk"), matches)
     opponents, met = head_to_head(bot=bot)
     return BotPage(bot=bot, versions=versions, standings=standings,
                    history=rating_history(bot=bot), matches=recent, head_to_head=opponents,
@@ -138,8 +129,10 @@ def rating_history(*, bot: Bot) -> dict[str, Any]:
         match__status=MatchStatus.FINISHED,
         match__kind__in=[MatchKind.LADDER, MatchKind.VALIDATION])
         .order_by("match__finished_at", "match_id")
+        # the time as the database writes it ("2026-11-23 12:00:00..." in UTC on both
+        # PostgreSQL and SQLite): 400 datetimes parsed and formatted again cost more
         .values_list("version__number", "mu_after", "sigma_after", "score",
-                     "match__finished_at"))
+                     Cast("match__finished_at", TextField())))
     series: dict[int, list[dict[str, Any]]] = {}
     rated = False
     for x, (number, mu, sigma, score, finished) in enumerate(rows, start=1):
@@ -150,7 +143,7 @@ def rating_history(*, bot: Bot) -> dict[str, Any]:
         else:
             continue
         series.setdefault(number, []).append(
-            {"x": x, "y": y, "t": finished.strftime("%Y-%m-%d %H:%M") if finished else ""})
+            {"x": x, "y": y, "t": (finished or "")[:16]})
     return {"label": "rating (μ − 3σ)" if rated else "score",
             "series": [{"label": f"v{n}", "points": p} for n, p in sorted(series.items())]}
 
@@ -202,7 +195,7 @@ def results_by_seat(*, bot: Bot, window: int = WINDOW) -> list[dict[str, Any]]:
 @dataclass
 class VersionPage:
     version: BotVersion
-    validations: list[Match]
+    validations: list[MatchRow]
     previous: BotVersion | None
     standing: Standing | None
     previous_standing: Standing | None
@@ -210,9 +203,9 @@ class VersionPage:
 
 
 def version_page(*, version: BotVersion) -> VersionPage:
-    validations = list(matches_with_players().filter(kind=MatchKind.VALIDATION,
-                                                     participants__version=version)
-                       .order_by("-pk")[:5])
+    validations = match_rows(Match.objects.filter(kind=MatchKind.VALIDATION,
+                                                  participants__version=version)
+                             .order_by("-pk"), 5)
     previous = (BotVersion.objects.defer("archive", "log")
                 .filter(bot_id=version.bot_id, number__lt=version.number)
                 .order_by("-number").first())
@@ -250,14 +243,23 @@ def rating_trend(*, ladder: Ladder, version_ids: list[int], days: int = 7
              .values_list("pk", flat=True).first())
     if first is None:
         return {}
-    start = (Participant.objects.filter(
-        version_id=OuterRef("pk"), match_id__gte=first, mu_before__isnull=False,
-        match__ladder=ladder, match__status=MatchStatus.FINISHED)
-        .order_by("match_id").annotate(value=F("mu_before") - 3 * F("sigma_before"))
-        .values("value")[:1])
-    rows = (BotVersion.objects.filter(pk__in=version_ids)
-            .annotate(start=Subquery(start)).values_list("pk", "start"))
-    return {pk: value for pk, value in rows if value is not None}
+    ids = list(version_ids)
+    with connection.cursor() as cursor:
+        cursor.execute(TREND_SQL.format(ids=", ".join(["%s"] * len(ids))),
+                       [first, ladder.pk, MatchStatus.FINISHED, *ids])
+        return {pk: value for pk, value in cursor.fetchall() if value is not None}
+
+
+TREND_SQL = """
+SELECT v.id, (SELECT p.mu_before - 3 * p.sigma_before
+              FROM ladders_participant p JOIN ladders_match m ON m.id = p.match_id
+              WHERE p.version_id = v.id AND p.match_id >= %s AND p.mu_before IS NOT NULL
+                AND m.ladder_id = %s AND m.status = %s
+              ORDER BY p.match_id LIMIT 1)
+FROM bots_botversion v WHERE v.id IN ({ids})
+"""
+"""Per version, one probe of ``participant_version_match`` (SQL that PostgreSQL and SQLite
+both run; the ORM's version of it costs more to build than to run)."""
 
 
 def user_public_bots(*, username: str, viewer: AnyUser) -> tuple[User, list[Bot]]:

@@ -11,9 +11,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 import games
-from league.ladders.models import Ladder
+from league.ladders.models import Ladder, Match, MatchStatus
 from league.ladders.selectors import Board, ladder_board, queue_counts
 from league.web import selectors
+from league.web.match_lists import match_rows
 
 BOARD_PAGE = 50
 
@@ -21,8 +22,9 @@ BOARD_PAGE = 50
 def home(request: HttpRequest) -> HttpResponse:
     ladders = [(ladder, ladder_board(ladder, limit=10))
                for ladder in Ladder.objects.filter(active=True).order_by("pk")]
-    matches = list(selectors.matches_with_players()
-                   .filter(status__in=["finished", "failed"]).order_by("-finished_at")[:20])
+    matches = match_rows(Match.objects.filter(status__in=[MatchStatus.FINISHED,
+                                                          MatchStatus.FAILED])
+                         .order_by("-finished_at"), 20)
     return render(request, "web/home.html", {
         "ladders": ladders, "matches": matches, "queue": queue_counts(),
         "slots": settings.LEAGUE_WORKER_SLOTS})
@@ -37,8 +39,8 @@ def ladder(request: HttpRequest, slug: str) -> HttpResponse:
     board = [(row, row.rating - trend_from[row.version_id]
               if row.rating is not None and row.version_id in trend_from else None)
              for row in page.object_list]
-    matches = list(selectors.matches_with_players().filter(ladder=the_ladder)
-                   .filter(status__in=["finished", "failed"]).order_by("-finished_at")[:10])
+    matches = match_rows(Match.objects.filter(ladder=the_ladder, status__in=[
+        MatchStatus.FINISHED, MatchStatus.FAILED]).order_by("-finished_at"), 10)
     return render(request, "web/ladder.html", {
         "ladder": the_ladder, "game": games.make_game(the_ladder.game).describe(),
         "limits": asdict(the_ladder.sandbox_limits), "board": board, "page": page,

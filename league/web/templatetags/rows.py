@@ -14,8 +14,9 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.text import Truncator
 
-from league.ladders.models import Match, MatchStatus
+from league.ladders.models import MatchStatus
 from league.ladders.selectors import BoardRow
+from league.web.match_lists import MatchRow, PlayerRow
 from league.web.templatetags.league import board_bot, fixed, link, trend_class, trend_text
 
 register = template.Library()
@@ -43,13 +44,11 @@ def board_row(row: BoardRow, trend: float | None, seeds: int) -> SafeString:
 
 
 @register.simple_tag
-def match_row(match: Match) -> SafeString:
+def match_row(match: MatchRow) -> SafeString:
     """One row of a list of matches: id, game (and kind), players with their version, forfeit,
-    winner's star or score, how it ended, moves and when. Its participants must be
-    prefetched with their versions and bots."""
+    winner's star or score, how it ended, moves and when."""
     kind = "" if match.kind == "ladder" else format_html(" <small>{}</small>", match.kind)
-    players = format_html_join(" vs ", "{}", ((_player(match, p),)
-                                              for p in match.participants.all()))
+    players = format_html_join(" vs ", "{}", ((_player(match, p),) for p in match.players))
     if match.status == MatchStatus.FAILED:
         ended = format_html("failed: {}", Truncator(match.detail).chars(60))
     else:
@@ -59,17 +58,16 @@ def match_row(match: Match) -> SafeString:
     return format_html(
         '<tr class="{}"><td><a href="{}">{}</a></td><td>{}{}</td><td>{}</td><td>{}</td>'
         "<td>{}</td><td>{}</td></tr>", match.status, link(match.pk, "match"), match.pk,
-        match.ladder.game, kind, players, ended, match.moves, when)
+        match.game, kind, players, ended, match.moves, when)
 
 
-def _player(match: Match, p: object) -> SafeString:
-    if p.version is not None:
+def _player(match: MatchRow, p: PlayerRow) -> SafeString:
+    if p.version_id is not None:
         who = format_html('<a href="{}">{} <small>v{}</small></a>', link(p.version_id, "version"),
-                          p.version.bot.name, p.version.number)
+                          p.bot, p.number)
     else:
         who = format_html("<small>builtin:</small>{}", p.builtin)
     forfeit = format_html(' <small class="forfeit">{}</small>', p.forfeit) if p.forfeit else ""
     star = " ★" if p.outcome == "win" else ""
-    score = (f" ({fixed(p.score, 0)})" if p.score is not None and not match.ladder.rated
-             else "")
+    score = f" ({fixed(p.score, 0)})" if p.score is not None and not match.rated else ""
     return format_html("{}{}{}{}", who, forfeit, star, score)
