@@ -18,6 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from league.bots.models import BotVersion
 from league.ladders.models import Match, Participant
 from league.web import selectors
+from league.web.match_lists import match_rows
 from tests.league import bots
 from tests.league.conftest import People
 from tests.league.pages import active, finished
@@ -99,10 +100,15 @@ def test_a_page_runs_as_many_queries_with_30_matches_as_with_3(
 
 def test_the_check_sees_a_query_per_row(client: Client, people: People,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """With the players of listed matches no longer read in one go, the bot page's count
-    grows with its matches, and the comparison above would fail."""
-    monkeypatch.setattr(selectors, "_participants",
-                        lambda: Participant.objects.order_by("seat"))
+    """With the players of listed matches read match by match, the bot page's count grows
+    with its matches, and the comparison above would fail."""
+    def players_one_match_at_a_time(matches, limit):
+        rows = match_rows(matches, limit)
+        for row in rows:
+            list(Participant.objects.filter(match_id=row.pk))
+        return rows
+
+    monkeypatch.setattr(selectors, "match_rows", players_one_match_at_a_time)
     ids = populate(people, 3)
     few, _ = count(client, f"/bots/{ids['bot']}/")
     ids = rebuild(people, 30)
