@@ -7,9 +7,10 @@ by the league's own web server (gunicorn as ``./dev up`` starts it) on the data 
     .venv/bin/python -m benchmarks.league_pages [--requests 200] [--clients 1 16]
 
 Baseline, measured in the same run: the same pages on a small league made by the same
-generator (``--small-bots 50 --small-matches 5000``, in a scratch database
-``botleague_pages_small`` created and dropped here), so the ratio says how much slower a page
-got with 200 times the data (1.0: not at all). ``/health/`` (one ``SELECT 1``) is timed too:
+generator (``--small-bots 500 --small-matches 10000``: a hundred bots a ladder, so its pages
+show as many rows; in a scratch database ``botleague_pages_small`` created and dropped here),
+so the ratio says how much slower a page got with 20 times the bots and 100 times the
+matches (1.0: not at all). ``/health/`` (one ``SELECT 1``) is timed too:
 the floor of any request. Beside the latencies, the CPU time the server (gunicorn's
 processes, from /proc) and its PostgreSQL sessions spent per request: on a machine shared
 with other work the latencies say how long people waited, the CPU what a page costs.
@@ -307,8 +308,8 @@ def main() -> None:
                              "in all)")
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 16])
     parser.add_argument("--port", type=int, default=8765)
-    parser.add_argument("--small-bots", type=int, default=50)
-    parser.add_argument("--small-matches", type=int, default=5000)
+    parser.add_argument("--small-bots", type=int, default=500)
+    parser.add_argument("--small-matches", type=int, default=10000)
     parser.add_argument("--no-baseline", action="store_true",
                         help="skip the small league (no ratios)")
     parser.add_argument("--seed", type=int, default=1)
