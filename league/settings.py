@@ -95,8 +95,10 @@ TEMPLATES = [{
 
 DATABASE_URL = env_url("DATABASE_URL", ("postgres", "postgresql", "sqlite"))
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60,
-                                                  conn_health_checks=True)}
+    # DATABASE_CONN_MAX_AGE: seconds a thread keeps its database connection (0: one a request)
+    DATABASES = {"default": dj_database_url.parse(
+        DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0),
+        conn_health_checks=True)}
 else:
     DATABASES = {"default": {
         "ENGINE": "django.db.backends.sqlite3",

@@ -15,6 +15,11 @@ class BotFilters(serializers.Serializer):
     owner = serializers.CharField(required=False, help_text="owner's username")
 
 
+class RankingFilters(serializers.Serializer):
+    q = serializers.CharField(required=False, max_length=40, allow_blank=True,
+                              help_text="part of a bot's or its owner's name (any case)")
+
+
 class MatchFilters(serializers.Serializer):
     ladder = serializers.CharField(required=False, help_text="ladder slug")
     bot = serializers.IntegerField(required=False, min_value=1, help_text="bot id")

@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 
 from league.api import selectors
 from league.api.errors import PayloadTooLarge
-from league.api.filters import BotFilters, FrameRange, MatchFilters, query_filters
+from league.api.filters import BotFilters, FrameRange, MatchFilters, RankingFilters, query_filters
 from league.api.permissions import require_owner, require_private_access, require_signed_in
 from league.api.serializers import (
     BotPublicSerializer,
@@ -42,7 +42,7 @@ from league.api.throttling import (
 from league.bots.models import Bot
 from league.bots.services import UploadError, bot_retire, bot_set_public, version_upload
 from league.ladders.replays import NoFrames, viewer_frames, viewer_header
-from league.ladders.selectors import ladder_board
+from league.ladders.selectors import Board
 from sandbox.frames import CHUNK, MAX_RANGE, parse_view
 
 
@@ -67,11 +67,19 @@ class LadderDetail(generics.RetrieveAPIView):
         return selectors.ladder_get(slug=self.kwargs["slug"])
 
 
-class LadderRankings(APIView):
-    @extend_schema(responses=RankingSerializer(many=True))
-    def get(self, request: Request, slug: str) -> Response:
-        board = ladder_board(selectors.ladder_get(slug=slug))
-        return Response(RankingSerializer(board, many=True).data)
+class LadderRankings(generics.ListAPIView):
+    """The board, best first, a page at a time (paged in the database); ``q`` keeps the
+    bots whose name or owner holds it, each with its rank on the whole board."""
+
+    serializer_class = RankingSerializer
+
+    @extend_schema(parameters=[RankingFilters])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self) -> Any:
+        filters = query_filters(self.request, RankingFilters)
+        return Board(selectors.ladder_get(slug=self.kwargs["slug"]), filters.get("q", ""))
 
 
 class BotList(generics.ListAPIView):

@@ -7,6 +7,7 @@ import zlib
 from typing import Any
 
 from django.db import models
+from django.db.models import Case, F, Value, When
 
 from league.bots.models import BotVersion, game_choices
 from sandbox import Limits
@@ -90,7 +91,10 @@ class Match(models.Model):
         verbose_name_plural = "matches"
         indexes = [models.Index(fields=["ladder", "status"]),
                    models.Index(fields=["status", "heartbeat_at"]),
-                   models.Index(fields=["-finished_at"])]
+                   models.Index(fields=["-finished_at"]),
+                   # a ladder page's latest matches, however seldom that ladder plays
+                   models.Index(fields=["ladder", "-finished_at"],
+                                name="match_ladder_finished")]
 
     def __str__(self) -> str:
         return f"match {self.pk} ({self.ladder.game}, {self.status})"
@@ -102,7 +106,8 @@ class Participant(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="participants")
     seat = models.PositiveSmallIntegerField()
     version = models.ForeignKey(BotVersion, null=True, blank=True, on_delete=models.CASCADE,
-                                related_name="participations")
+                                related_name="participations", db_index=False)
+    """Indexed with the match (``participant_version_match``): a version's matches in order."""
     builtin = models.CharField(max_length=32, blank=True)
     """A built-in opponent (validation matches) instead of a version."""
     outcome = models.CharField(max_length=4, blank=True)
@@ -122,10 +127,18 @@ class Participant(models.Model):
         ordering = ["match", "seat"]
         constraints = [models.UniqueConstraint(fields=["match", "seat"],
                                                name="one_participant_per_seat")]
+        # The id as the last key (not INCLUDE: SQLite has no covering indexes) lets a
+        # version's latest participations be read from the index alone.
+        indexes = [models.Index(fields=["version", "match", "id"],
+                                name="participant_version_match")]
 
     @property
     def label(self) -> str:
         return str(self.version) if self.version_id else f"builtin:{self.builtin}"
+
+
+NO_SCORE = -1e300
+"""A scored board's value for a version with no score yet: below any mean, so it is last."""
 
 
 class Standing(models.Model):
@@ -146,6 +159,15 @@ class Standing(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["ladder", "version"],
                                                name="one_standing_per_version")]
+        # The two orders of a board (``league.ladders.selectors.BOARD_ORDER``), so a page of
+        # it is read in order and the scan stops there.
+        indexes = [
+            models.Index(F("ladder"), (F("mu") - 3 * F("sigma")).desc(), F("id"),
+                         name="standing_board_rated"),
+            models.Index(F("ladder"), Case(When(games__gt=0, then=F("score_sum") / F("games")),
+                                           default=Value(NO_SCORE)).desc(), F("id"),
+                         name="standing_board_scored"),
+        ]
 
     @property
     def ordinal(self) -> float:

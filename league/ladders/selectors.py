@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from league.bots.models import VersionStatus
-from league.ladders.models import Ladder, LadderKind, Match, MatchStatus, Standing
+from django.db import connection
+
+from league.ladders.models import NO_SCORE, Ladder, LadderKind, Match, MatchStatus
 from league.ladders.ratings import mean_interval
 
 
@@ -32,29 +33,103 @@ class BoardRow:
     public: bool = True
 
 
+BOARD_SOURCE = """
+FROM ladders_standing s
+JOIN bots_bot b ON b.active_version_id = s.version_id
+JOIN bots_botversion v ON v.id = s.version_id
+JOIN auth_user u ON u.id = b.owner_id
+WHERE s.ladder_id = %(ladder)s AND b.game = %(game)s AND NOT b.retired AND NOT b.disabled
+"""
+"""A board's rows: each playing bot's active version (whose status is ``active`` while the
+bot is not retired: validation switches both at once)."""
+BOARD_COLUMNS = """b.id, b.name, b.public, u.username, s.version_id, v.number, s.games, s.mu,
+s.sigma, s.wins, s.losses, s.draws, s.score_sum, s.score_sq_sum"""
+BOARD_ORDER = {LadderKind.RATED: "s.mu - 3 * s.sigma DESC, s.id",
+               LadderKind.SCORED: "CASE WHEN s.games > 0 THEN s.score_sum / s.games "
+                                  f"ELSE {NO_SCORE} END DESC, s.id"}
+"""What a board ranks by: mu - 3 sigma, or the mean score (no score yet: last). Each order
+is an index (``Standing.Meta.indexes``): a page is read in order and the scan stops there."""
+BOARD_PAGE_SQL = """
+SELECT {columns} {source} ORDER BY {order} LIMIT %(limit)s OFFSET %(offset)s
+"""
+BOARD_SEARCH_SQL = """
+SELECT * FROM (SELECT row_number() OVER (ORDER BY {order}) AS rank, {columns} {source}) board
+WHERE UPPER(name) LIKE UPPER(%(like)s) ESCAPE '\\'
+   OR UPPER(username) LIKE UPPER(%(like)s) ESCAPE '\\'
+ORDER BY rank LIMIT %(limit)s OFFSET %(offset)s
+"""
+"""Searching: every row of the board is ranked, then those matching are kept. The SQL is
+PostgreSQL's and SQLite's both (the embedded default): no ILIKE, an explicit escape."""
+BOARD_COUNT_SQL = """
+SELECT count(*) FROM ladders_standing s
+JOIN bots_bot b ON b.active_version_id = s.version_id
+WHERE s.ladder_id = %(ladder)s AND b.game = %(game)s AND NOT b.retired AND NOT b.disabled
+"""
+BOARD_SEARCH_COUNT_SQL = """
+SELECT count(*) {source}
+AND (UPPER(b.name) LIKE UPPER(%(like)s) ESCAPE '\\'
+     OR UPPER(u.username) LIKE UPPER(%(like)s) ESCAPE '\\')
+"""
+
+
+ALL = 2**62
+"""LIMIT for "no limit" (SQLite refuses LIMIT NULL)."""
+
+
+class Board:
+    """A ladder's board: the active version of each bot that plays (not retired, not
+    disabled), ranked, read from the database a page at a time. ``count()`` and a slice run
+    one query each, so Django's and DRF's paginators page it in SQL. ``query`` keeps the
+    rows whose bot or owner holds it (any case); a row keeps its rank on the whole board."""
+
+    def __init__(self, ladder: Ladder, query: str = "") -> None:
+        self.ladder = ladder
+        self.query = query = query.replace("\x00", "")  # PostgreSQL refuses NUL in text
+        escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        self.params: dict[str, object] = {"ladder": ladder.pk, "game": ladder.game,
+                                          "like": f"%{escaped}%"}
+
+    def count(self) -> int:
+        with connection.cursor() as cursor:
+            sql = BOARD_SEARCH_COUNT_SQL if self.query else BOARD_COUNT_SQL
+            cursor.execute(sql.format(source=BOARD_SOURCE), self.params)
+            return cursor.fetchone()[0]
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, index: slice) -> list[BoardRow]:
+        if not isinstance(index, slice) or index.step not in (None, 1):
+            raise TypeError("a board is read by slices, a page at a time")
+        offset = index.start or 0
+        limit = ALL if index.stop is None else max(0, index.stop - offset)
+        sql = BOARD_SEARCH_SQL if self.query else BOARD_PAGE_SQL
+        sql = sql.format(columns=BOARD_COLUMNS, source=BOARD_SOURCE,
+                         order=BOARD_ORDER[LadderKind(self.ladder.kind)])
+        with connection.cursor() as cursor:
+            cursor.execute(sql, {**self.params, "limit": limit, "offset": offset})
+            rows = cursor.fetchall()
+        if not self.query:  # read in board order: the rank is the place on the page
+            rows = [(offset + n, *row) for n, row in enumerate(rows, start=1)]
+        return [_board_row(self.ladder, *row) for row in rows]
+
+
+def _board_row(ladder: Ladder, rank: int, bot_id: int, name: str, public: bool, owner: str,
+               version_id: int, number: int, games: int, mu: float, sigma: float, wins: int,
+               losses: int, draws: int, score_sum: float, score_sq_sum: float) -> BoardRow:
+    scored = ladder.kind == LadderKind.SCORED
+    mean, ci = mean_interval(games, score_sum, score_sq_sum)
+    return BoardRow(
+        rank=rank, bot=name, owner=owner, version=number, games=games,
+        rating=None if scored else mu - 3 * sigma, mu=None if scored else mu,
+        sigma=None if scored else sigma, wins=wins, losses=losses, draws=draws,
+        mean=mean if scored and games else None, ci=ci if scored and games > 1 else None,
+        seeds=games if scored else 0, bot_id=bot_id, version_id=version_id, public=public)
+
+
 def ladder_board(ladder: Ladder, limit: int | None = None) -> list[BoardRow]:
-    standings = list(Standing.objects.filter(
-        ladder=ladder, version__status=VersionStatus.ACTIVE, version__bot__retired=False,
-        version__bot__disabled=False).select_related("version__bot__owner")
-        .defer("version__archive", "version__log"))  # archives are megabytes; unused here
-    if ladder.kind == LadderKind.RATED:
-        standings.sort(key=lambda s: s.ordinal, reverse=True)
-    else:
-        standings.sort(key=lambda s: (s.score_sum / s.games if s.games else float("-inf")),
-                       reverse=True)
-    rows = []
-    for rank, s in enumerate(standings[:limit] if limit else standings, start=1):
-        mean, ci = mean_interval(s.games, s.score_sum, s.score_sq_sum)
-        scored = ladder.kind == LadderKind.SCORED
-        rows.append(BoardRow(
-            rank=rank, bot=s.version.bot.name, owner=s.version.bot.owner.username,
-            version=s.version.number, games=s.games,
-            rating=None if scored else s.ordinal, mu=None if scored else s.mu,
-            sigma=None if scored else s.sigma, wins=s.wins, losses=s.losses, draws=s.draws,
-            mean=mean if scored and s.games else None,
-            ci=ci if scored and s.games > 1 else None, seeds=s.games if scored else 0,
-            bot_id=s.version.bot_id, version_id=s.version_id, public=s.version.bot.public))
-    return rows
+    """The board's first ``limit`` rows (all of them when None: small boards and tests)."""
+    return Board(ladder)[:limit]
 
 
 def recent_matches(limit: int = 20) -> list[Match]:

@@ -8,7 +8,18 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db import connection
+from django.db.models import (
+    Avg,
+    Count,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    TextField,
+    Window,
+)
+from django.db.models.functions import Cast
 from django.http import Http404
 from django.utils import timezone
 
@@ -21,26 +32,21 @@ from league.ladders.models import (
     Participant,
     Standing,
 )
+from league.web.match_lists import MatchRow, match_rows
 
 AnyUser = User | AnonymousUser
 HISTORY_POINTS = 400
 """The chart shows at most this many matches (the latest), so the page stays light."""
+HEAD_TO_HEAD_ROWS = 30
+"""Opponents listed on a bot page: those met most often."""
+WINDOW = 500
+"""A bot page's head to head and results by seat count the bot's latest this many matches,
+so the page reads a bounded number of rows however long the bot has played."""
 
 
 def can_see_private(user: AnyUser, bot: Bot) -> bool:
     """Owner and staff see a bot's source, its logs and, when it is private, the bot."""
     return bool(user.is_authenticated and (user.is_staff or bot.owner_id == user.pk))
-
-
-def _participants() -> QuerySet[Participant]:
-    # Logs can be long and only the match page shows them.
-    return (Participant.objects.select_related("version__bot")
-            .defer("log", "version__archive", "version__log").order_by("seat"))
-
-
-def matches_with_players() -> QuerySet[Match]:
-    return (Match.objects.select_related("ladder")
-            .prefetch_related(Prefetch("participants", queryset=_participants())))
 
 
 def bot_get(*, user: AnyUser, bot_id: int) -> Bot:
@@ -78,34 +84,55 @@ class BotPage:
     versions: list[BotVersion]
     standings: dict[int, Standing]
     history: dict[str, Any]
-    matches: list[Match]
+    matches: list[MatchRow]
     head_to_head: list[dict[str, Any]]
     seats: list[dict[str, Any]]
     ladder: Ladder | None = None
+    opponents: int = 0
+    """Opponents met in the window (``head_to_head`` lists the most frequent)."""
+    window: int = WINDOW
+    """Head to head and results by seat count the bot's latest this many matches."""
+
+    @property
+    def games(self) -> int:
+        """Its ladder games in all, from the standings (no count over its matches)."""
+        return sum(s.games for s in self.standings.values())
 
 
 def bot_page(*, bot: Bot, matches: int = 20) -> BotPage:
     versions = list(bot.versions.defer("archive", "log").order_by("-number"))
     standings = {s.version_id: s for s in Standing.objects.filter(version__bot=bot)}
-    recent = list(matches_with_players().filter(participants__version__bot=bot)
-                  .exclude(status__in=[MatchStatus.QUEUED, MatchStatus.CANCELLED])
-                  .order_by("-pk").distinct()[:matches])
+    # A few more than shown: queued or cancelled ones among the latest are skipped.
+    latest = _latest(bot, matches + 20).values("match_id")
+    recent = match_rows(Match.objects.filter(pk__in=Subquery(latest))
+                        .exclude(status__in=[MatchStatus.QUEUED, MatchStatus.CANCELLED])
+                        .order_by("-pk"), matches)
+    opponents, met = head_to_head(bot=bot)
     return BotPage(bot=bot, versions=versions, standings=standings,
-                   history=rating_history(bot=bot), matches=recent,
-                   head_to_head=head_to_head(bot=bot), seats=results_by_seat(bot=bot),
-                   ladder=Ladder.objects.filter(game=bot.game).first())
+                   history=rating_history(bot=bot), matches=recent, head_to_head=opponents,
+                   seats=results_by_seat(bot=bot),
+                   ladder=Ladder.objects.filter(game=bot.game).first(), opponents=met)
+
+
+def _latest(bot: Bot, n: int) -> QuerySet[Participant]:
+    """The bot's latest ``n`` participations, newest first: read from the (version, match)
+    index alone, before any match row, so the page's reads are bounded by ``n`` and not by
+    the length of the bot's history. Match ids follow the order matches were made in."""
+    return Participant.objects.filter(version__bot=bot).order_by("-match_id")[:n]
 
 
 def rating_history(*, bot: Bot) -> dict[str, Any]:
     """Chart data: per version, the rating (mu - 3 sigma) after each of its rated matches,
-    or its score in each scored match; x is the match's place in the bot's history."""
+    or its score in each scored match, over its latest matches; x is the match's place."""
     rows = list(Participant.objects.filter(
-        version__bot=bot, match__status=MatchStatus.FINISHED,
+        pk__in=Subquery(_latest(bot, HISTORY_POINTS).values("pk")),
+        match__status=MatchStatus.FINISHED,
         match__kind__in=[MatchKind.LADDER, MatchKind.VALIDATION])
-        .order_by("-match__finished_at")
+        .order_by("match__finished_at", "match_id")
+        # the time as the database writes it ("2026-11-23 12:00:00..." in UTC on both
+        # PostgreSQL and SQLite): 400 datetimes parsed and formatted again cost more
         .values_list("version__number", "mu_after", "sigma_after", "score",
-                     "match__finished_at")[:HISTORY_POINTS])
-    rows.reverse()
+                     Cast("match__finished_at", TextField())))
     series: dict[int, list[dict[str, Any]]] = {}
     rated = False
     for x, (number, mu, sigma, score, finished) in enumerate(rows, start=1):
@@ -116,7 +143,7 @@ def rating_history(*, bot: Bot) -> dict[str, Any]:
         else:
             continue
         series.setdefault(number, []).append(
-            {"x": x, "y": y, "t": finished.strftime("%Y-%m-%d %H:%M") if finished else ""})
+            {"x": x, "y": y, "t": (finished or "")[:16]})
     return {"label": "rating (μ − 3σ)" if rated else "score",
             "series": [{"label": f"v{n}", "points": p} for n, p in sorted(series.items())]}
 
@@ -126,25 +153,32 @@ def _tally(counts: dict[str, int]) -> dict[str, int]:
             "draws": counts["draws"]}
 
 
-def head_to_head(*, bot: Bot) -> list[dict[str, Any]]:
-    """Opponent bots with games and this bot's W/L/D against them (from their seats: their
-    loss is our win), in one aggregate query."""
-    finished = Q(match__status=MatchStatus.FINISHED, match__kind=MatchKind.LADDER)
-    rows = (Participant.objects.filter(finished, match__participants__version__bot=bot)
-            .exclude(version__bot=bot).exclude(version=None)
-            .values("version__bot_id", "version__bot__name", "version__bot__public")
-            .annotate(games=Count("id"), wins=Count("id", filter=Q(outcome="loss")),
-                      losses=Count("id", filter=Q(outcome="win")),
-                      draws=Count("id", filter=Q(outcome="draw")))
-            .order_by("-games", "version__bot__name"))
+def head_to_head(*, bot: Bot, window: int = WINDOW, limit: int = HEAD_TO_HEAD_ROWS
+                 ) -> tuple[list[dict[str, Any]], int]:
+    """Over the bot's latest ``window`` matches: the ``limit`` opponent bots met most often,
+    with games and this bot's W/L/D against them (from their seats: their loss is our win),
+    and how many opponents it met; one aggregate query."""
+    mine = _latest(bot, window).values("match_id")
+    rows = list(Participant.objects.filter(match_id__in=Subquery(mine),
+                                           match__status=MatchStatus.FINISHED,
+                                           match__kind=MatchKind.LADDER)
+                .exclude(version__bot=bot).exclude(version=None)
+                .values("version__bot_id", "version__bot__name", "version__bot__public")
+                .annotate(games=Count("id"), wins=Count("id", filter=Q(outcome="loss")),
+                          losses=Count("id", filter=Q(outcome="win")),
+                          draws=Count("id", filter=Q(outcome="draw")),
+                          opponents=Window(Count("version__bot_id")))
+                .order_by("-games", "version__bot__name")[:limit])
+    met = rows[0]["opponents"] if rows else 0
     return [{"bot_id": r["version__bot_id"], "name": r["version__bot__name"],
-             "public": r["version__bot__public"], **_tally(r)} for r in rows]
+             "public": r["version__bot__public"], **_tally(r)} for r in rows], met
 
 
-def results_by_seat(*, bot: Bot) -> list[dict[str, Any]]:
-    from django.db.models import Avg
-
-    rows = (Participant.objects.filter(version__bot=bot, match__status=MatchStatus.FINISHED,
+def results_by_seat(*, bot: Bot, window: int = WINDOW) -> list[dict[str, Any]]:
+    """W/L/D (or the mean score) and forfeits per seat over the bot's latest ``window``
+    matches."""
+    rows = (Participant.objects.filter(pk__in=Subquery(_latest(bot, window).values("pk")),
+                                       match__status=MatchStatus.FINISHED,
                                        match__kind=MatchKind.LADDER)
             .values("seat")
             .annotate(games=Count("id"), wins=Count("id", filter=Q(outcome="win")),
@@ -161,7 +195,7 @@ def results_by_seat(*, bot: Bot) -> list[dict[str, Any]]:
 @dataclass
 class VersionPage:
     version: BotVersion
-    validations: list[Match]
+    validations: list[MatchRow]
     previous: BotVersion | None
     standing: Standing | None
     previous_standing: Standing | None
@@ -169,9 +203,9 @@ class VersionPage:
 
 
 def version_page(*, version: BotVersion) -> VersionPage:
-    validations = list(matches_with_players().filter(kind=MatchKind.VALIDATION,
-                                                     participants__version=version)
-                       .order_by("-pk")[:5])
+    validations = match_rows(Match.objects.filter(kind=MatchKind.VALIDATION,
+                                                  participants__version=version)
+                             .order_by("-pk"), 5)
     previous = (BotVersion.objects.defer("archive", "log")
                 .filter(bot_id=version.bot_id, number__lt=version.number)
                 .order_by("-number").first())
@@ -195,21 +229,37 @@ def version_page(*, version: BotVersion) -> VersionPage:
 
 def rating_trend(*, ladder: Ladder, version_ids: list[int], days: int = 7
                  ) -> dict[int, float]:
-    """Per version: how far its board value moved over the last ``days`` (rating on a rated
-    ladder, mean score would be noise on a scored one, so only rated ladders get a trend).
-    The first participation in the window holds the value it started from."""
-    if not ladder.rated:
+    """Per version: the board value it had when the window of the last ``days`` opened (its
+    rating before its first match in the window), so the page shows how far it moved.
+    Only rated ladders get a trend (a mean score's drift would be noise).
+
+    The window opens at the first match finished since then, by id: ids follow the order
+    matches were made in and a match ends minutes after it is made, so each version's first
+    match in the window is one index probe, however long its history."""
+    if not ladder.rated or not version_ids:
         return {}
     since = timezone.now() - timedelta(days=days)
-    first: dict[int, float] = {}
-    rows = (Participant.objects.filter(match__ladder=ladder, match__status=MatchStatus.FINISHED,
-                                       match__finished_at__gte=since, mu_before__isnull=False,
-                                       version_id__in=version_ids)
-            .order_by("match__finished_at")
-            .values_list("version_id", "mu_before", "sigma_before"))
-    for version_id, mu, sigma in rows:
-        first.setdefault(version_id, mu - 3 * sigma)
-    return first
+    first = (Match.objects.filter(finished_at__gte=since).order_by("finished_at")
+             .values_list("pk", flat=True).first())
+    if first is None:
+        return {}
+    ids = list(version_ids)
+    with connection.cursor() as cursor:
+        cursor.execute(TREND_SQL.format(ids=", ".join(["%s"] * len(ids))),
+                       [first, ladder.pk, MatchStatus.FINISHED, *ids])
+        return {pk: value for pk, value in cursor.fetchall() if value is not None}
+
+
+TREND_SQL = """
+SELECT v.id, (SELECT p.mu_before - 3 * p.sigma_before
+              FROM ladders_participant p JOIN ladders_match m ON m.id = p.match_id
+              WHERE p.version_id = v.id AND p.match_id >= %s AND p.mu_before IS NOT NULL
+                AND m.ladder_id = %s AND m.status = %s
+              ORDER BY p.match_id LIMIT 1)
+FROM bots_botversion v WHERE v.id IN ({ids})
+"""
+"""Per version, one probe of ``participant_version_match`` (SQL that PostgreSQL and SQLite
+both run; the ORM's version of it costs more to build than to run)."""
 
 
 def user_public_bots(*, username: str, viewer: AnyUser) -> tuple[User, list[Bot]]:

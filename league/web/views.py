@@ -11,10 +11,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 import games
-from league.ladders.models import Ladder
+from league.ladders.models import Ladder, Match, MatchStatus
 from league.ladders.replays import NoFrames, match_record, may_read_log, viewer_header
-from league.ladders.selectors import ladder_board, queue_counts
+from league.ladders.selectors import Board, ladder_board, queue_counts
 from league.web import selectors
+from league.web.match_lists import match_rows
 from sandbox.html_export import replay_html
 
 BOARD_PAGE = 50
@@ -25,8 +26,9 @@ OPENING_FRAMES = 16
 def home(request: HttpRequest) -> HttpResponse:
     ladders = [(ladder, ladder_board(ladder, limit=10))
                for ladder in Ladder.objects.filter(active=True).order_by("pk")]
-    matches = list(selectors.matches_with_players()
-                   .filter(status__in=["finished", "failed"]).order_by("-finished_at")[:20])
+    matches = match_rows(Match.objects.filter(status__in=[MatchStatus.FINISHED,
+                                                          MatchStatus.FAILED])
+                         .order_by("-finished_at"), 20)
     return render(request, "web/home.html", {
         "ladders": ladders, "matches": matches, "queue": queue_counts(),
         "slots": settings.LEAGUE_WORKER_SLOTS})
@@ -35,18 +37,14 @@ def home(request: HttpRequest) -> HttpResponse:
 def ladder(request: HttpRequest, slug: str) -> HttpResponse:
     the_ladder = get_object_or_404(Ladder, slug=slug)
     query = request.GET.get("q", "").strip()[:40]
-    rows = ladder_board(the_ladder)
-    if query:
-        rows = [r for r in rows if query.lower() in r.bot.lower()
-                or query.lower() in r.owner.lower()]
-    page = Paginator(rows, BOARD_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(Board(the_ladder, query), BOARD_PAGE).get_page(request.GET.get("page"))
     trend_from = selectors.rating_trend(
         ladder=the_ladder, version_ids=[row.version_id for row in page.object_list])
     board = [(row, row.rating - trend_from[row.version_id]
               if row.rating is not None and row.version_id in trend_from else None)
              for row in page.object_list]
-    matches = list(selectors.matches_with_players().filter(ladder=the_ladder)
-                   .filter(status__in=["finished", "failed"]).order_by("-finished_at")[:10])
+    matches = match_rows(Match.objects.filter(ladder=the_ladder, status__in=[
+        MatchStatus.FINISHED, MatchStatus.FAILED]).order_by("-finished_at"), 10)
     return render(request, "web/ladder.html", {
         "ladder": the_ladder, "game": games.make_game(the_ladder.game).describe(),
         "limits": asdict(the_ladder.sandbox_limits), "board": board, "page": page,

@@ -36,10 +36,26 @@ def test_rankings_rank_active_versions_with_their_bot_ids(world: World) -> None:
                             games=3, wins=3)
     Standing.objects.create(ladder=world.match.ladder, version=world.bobs_bot.active_version,
                             mu=20, sigma=2, games=3, losses=3)
-    rows = world.client("anonymous").get("/api/ladders/stones/rankings/").json()
+    page = world.client("anonymous").get("/api/ladders/stones/rankings/").json()
+    rows = page["results"]
+    assert page["count"] == 2 and page["next"] is None
     assert [(r["rank"], r["bot"], r["bot_id"]) for r in rows] == [
         (1, "alices-bot", world.public_bot.pk), (2, "bobs-bot", world.bobs_bot.pk)]
     assert rows[0]["rating"] == pytest.approx(24.0)
+
+
+def test_rankings_page_in_the_database_and_search_keeps_the_rank(world: World) -> None:
+    ladder = world.match.ladder
+    Standing.objects.create(ladder=ladder, version=world.active, mu=30, sigma=2, games=3)
+    Standing.objects.create(ladder=ladder, version=world.bobs_bot.active_version, mu=20,
+                            sigma=2, games=3)
+    client = world.client("anonymous")
+    second = client.get("/api/ladders/stones/rankings/?page_size=1&page=2").json()
+    assert second["count"] == 2 and second["previous"] is not None
+    assert [(r["rank"], r["bot"]) for r in second["results"]] == [(2, "bobs-bot")]
+    found = client.get("/api/ladders/stones/rankings/?q=BOB").json()
+    assert [(r["rank"], r["bot"]) for r in found["results"]] == [(2, "bobs-bot")]
+    assert client.get("/api/ladders/stones/rankings/?q=%25").json()["count"] == 0
 
 
 def test_bots_filter_by_game_and_owner(world: World) -> None:
