@@ -15,6 +15,7 @@ import dj_database_url
 
 from league.env import (
     env_bool,
+    env_choice,
     env_float,
     env_int,
     env_list,
@@ -127,15 +128,23 @@ USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = DATA_DIR / "static"
-STATIC_ROOT.mkdir(exist_ok=True)  # collectstatic's target; WhiteNoise warns when it is missing
+STATIC_ROOT = env_path("STATIC_ROOT", DATA_DIR / "static")
+"""collectstatic's target; the image collects into /app/static at build time."""
+if not STATIC_ROOT.exists():  # WhiteNoise warns when it is missing
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 WHITENOISE_USE_FINDERS = True  # serve app static files without a collectstatic step
 
+LOG_FORMAT = env_choice("LOG_FORMAT", ("plain", "json"), "plain")
+"""``json``: one JSON object per line with the match and attempt as fields (the image's
+default, for a log collector); ``plain`` for people at a terminal."""
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "league.logs.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"django.server": {"level": "WARNING"}},
 }
@@ -143,10 +152,13 @@ LOGGING = {
 # -- Celery ----------------------------------------------------------------------------------
 REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))
 BROKER_DIR = DATA_DIR / "broker"
+LEAGUE_VISIBILITY_TIMEOUT = env_float("LEAGUE_VISIBILITY_TIMEOUT", 6 * 3600.0, minimum=60)
+"""Seconds Redis waits before handing an unacknowledged message to another worker. Longer
+than the longest match (a Blokus Duo game at its limits is ~15 min), or a match still
+playing would be delivered again; its claim would make that harmless, but wasteful."""
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    # Longer than the longest match: a message is only redelivered after this long unacked.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 3600}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": LEAGUE_VISIBILITY_TIMEOUT}
 else:
     for _folder in ("queue", "processed", "control"):
         (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
@@ -181,6 +193,11 @@ LEAGUE_WORKER_SLOTS = env_int("LEAGUE_WORKER_SLOTS", os.cpu_count() or 1, minimu
 LEAGUE_BACKGROUND_WRITE = env_bool("LEAGUE_BACKGROUND_WRITE", True)
 """Workers write a match's result from a thread and take the next match at once."""
 LEAGUE_VERSION_CACHE = env_path("LEAGUE_VERSION_CACHE", DATA_DIR / "versions")
+LEAGUE_SANDBOX_BACKEND = env_choice("LEAGUE_SANDBOX_BACKEND", ("", "process", "docker"), "")
+"""Unset: each ladder's own backend. A containerised worker sets ``docker`` (bots in
+containers of the host's engine; docs/deploy.md), as bubblewrap cannot run in its container."""
+LEAGUE_WORKER_BEAT_SECONDS = env_float("LEAGUE_WORKER_BEAT_SECONDS", 10.0, minimum=0.5)
+"""How often a worker says it is alive (the status page's "workers alive")."""
 
 CELERY_BEAT_SCHEDULE = {
     "matchmaking": {"task": "league.ladders.tasks.matchmaking_tick",
