@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "league.ladders",
     "league.web",
     "league.demo",
+    "league.ops",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
