@@ -10,7 +10,18 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
+from league.accounts.services import token_authenticate
 from league.ops.selectors import database_ok, platform_status
+
+
+def _caller(request: HttpRequest) -> object:
+    """The session's user, or a staff member's API token's (monitors have no session)."""
+    header = request.headers.get("Authorization", "")
+    if not request.user.is_authenticated and header.startswith("Bearer "):
+        token = token_authenticate(header.removeprefix("Bearer ").strip())
+        if token is not None:
+            return token.user
+    return request.user
 
 
 def staff_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -19,7 +30,7 @@ def staff_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-        user = request.user
+        user = _caller(request)
         if user.is_authenticated and user.is_staff:
             return view(request, *args, **kwargs)
         if not user.is_authenticated and not request.path.endswith(".json"):

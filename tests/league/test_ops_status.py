@@ -122,3 +122,16 @@ def test_a_real_worker_reports_itself_alive_and_leaves_the_list_when_stopped(
     worker.process.send_signal(signal.SIGTERM)
     assert worker.process.wait(60) == 0
     assert not WorkerPresence.objects.exists()
+
+
+def test_a_monitor_reads_the_status_json_with_a_staff_members_api_token(
+        client: Client, people: People) -> None:
+    from league.accounts.services import token_create
+
+    staff_token = token_create(user=people.sam, name="monitor")[1]
+    user_token = token_create(user=people.alice, name="laptop")[1]
+    assert client.get("/ops/status.json",
+                      HTTP_AUTHORIZATION=f"Bearer {staff_token}").status_code == 200
+    assert client.get("/ops/status.json",
+                      HTTP_AUTHORIZATION=f"Bearer {user_token}").status_code == 403
+    assert client.get("/ops/status.json", HTTP_AUTHORIZATION="Bearer blt_x_y").status_code == 403
