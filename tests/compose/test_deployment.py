@@ -13,6 +13,11 @@ from tests.league import bots
 pytestmark = [pytest.mark.compose, pytest.mark.slow]
 
 
+def rows(answer: list | dict) -> list:
+    """A list endpoint's rows, paged (``results``) or not."""
+    return answer["results"] if isinstance(answer, dict) else answer
+
+
 def test_a_bot_uploaded_through_the_api_is_validated_rated_and_replayed(
         deployment: Deployment) -> None:
     dep = deployment
@@ -31,16 +36,16 @@ def test_a_bot_uploaded_through_the_api_is_validated_rated_and_replayed(
 
     # matchmaking (beat) pairs them; a finished ladder match rates both
     def rated() -> bool:
-        board = dep.get("/api/ladders/stones/rankings/")["results"]
+        board = rows(dep.get("/api/ladders/stones/rankings/"))
         return len(board) == 2 and all(row["games"] >= 1 for row in board)
 
     wait(rated, 180, "both bots rated", lambda: dep.logs("worker", "beat"))
-    ladder = dep.get("/api/matches/?ladder=stones&kind=ladder&status=finished")["results"]
+    ladder = rows(dep.get("/api/matches/?ladder=stones&kind=ladder&status=finished"))
     match = ladder[0]
     replay = dep.get(f"/api/matches/{match['id']}/replay/")
     assert replay["game"] == "stones" and replay["seed"] == match["seed"]
     assert len(replay["moves"]) == match["moves"] > 0
-    history = dep.get(f"/api/bots/{versions[0]['bot_id']}/ratings/")
+    history = rows(dep.get(f"/api/bots/{versions[0]['bot_id']}/ratings/"))
     assert history and history[-1]["mu_after"] is not None
     page = requests.get(f"{dep.url}/matches/{match['id']}/", timeout=30)
     assert page.status_code == 200 and "slowpoke" in page.text
