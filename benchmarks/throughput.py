@@ -1,0 +1,129 @@
+"""Throughput: matches per minute with 1 and 2 worker processes, through the compose
+deployment and through the embedded default, next to the same matches run directly by
+``sandbox.run_match`` (1 and 2 processes) in the same run; and what PostgreSQL and Redis
+spend per match in the compose deployment.
+
+    .venv/bin/python -m benchmarks.throughput [--matches 24] [--skip-compose] [--skip-embedded]
+
+Stones 5x5, two copies of the starter bot (examples/stones), the same seeds and seats on every
+path. Compose: workers of one process each (``--scale worker=N``), bots in containers of the
+host's engine, so its baseline is ``run_match`` on the docker backend; embedded: one Celery
+worker with N processes, bots on the process backend (bubblewrap), baseline the same.
+Target (issue 11): 2 workers reach at least 1.8x one worker's rate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import tempfile
+import uuid
+from dataclasses import asdict
+from pathlib import Path
+
+from benchmarks.throughput_direct import BOT, direct_seconds
+from benchmarks.throughput_embedded import EmbeddedBench, configure
+
+TARGET = 1.8
+
+
+def warm_up(processes: int) -> list[int]:
+    """Seeds of a few untimed matches first: every worker process imports, unpacks the bots
+    and starts its backend on its first match, which the direct baseline does untimed too."""
+    return list(range(9000, 9000 + 2 * processes))
+
+
+def per_minute(matches: int, seconds: float) -> float:
+    return matches / seconds * 60
+
+
+def line(name: str, one: float, two: float) -> str:
+    return f"  {name:<52}{one:>9.1f}{two:>9.1f}{two / one:>8.2f}x"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=24)
+    parser.add_argument("--skip-compose", action="store_true")
+    parser.add_argument("--skip-embedded", action="store_true")
+    args = parser.parse_args()
+    seeds = list(range(500, 500 + args.matches))
+    data = Path(tempfile.mkdtemp(prefix="botleague-throughput-"))
+    configure(data)
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+    source = (BOT / "main.py").read_bytes()
+    rows: list[str] = []
+    load = os.getloadavg()
+    print(f"{args.matches} Stones 5x5 matches per measurement; load average before: "
+          f"{load[0]:.2f} on {os.cpu_count()} cores")
+    try:
+        if not args.skip_embedded:
+            rows += embedded_rows(data, source, seeds)
+        if not args.skip_compose:
+            rows += compose_rows(data, source.decode(), seeds)
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
+    print(f"  {'matches per minute':<52}{'1 proc':>9}{'2 procs':>9}{'ratio':>9}")
+    for row in rows:
+        print(row)
+
+
+def embedded_rows(data: Path, source: bytes, seeds: list[int]) -> list[str]:
+    n = len(seeds)
+    direct = [per_minute(n, direct_seconds("process", seeds, p)) for p in (1, 2)]
+    bench = EmbeddedBench(data)
+    try:
+        bench.start(source)
+        bench.run(warm_up(1))
+        league = [per_minute(n, bench.run(seeds))]
+        bench.scale(2)
+        bench.run(warm_up(2))
+        league.append(per_minute(n, bench.run(seeds)))
+    finally:
+        bench.stop()
+    verdict = "met" if league[1] / league[0] >= TARGET else "NOT met"
+    return [line("run_match, process backend (baseline)", *direct),
+            line("embedded league (SQLite + filesystem broker)", *league),
+            f"  {'':<52}league/direct {league[0] / direct[0]:.2f} and "
+            f"{league[1] / direct[1]:.2f}; 2/1 target {TARGET}x: {verdict}"]
+
+
+def compose_rows(data: Path, source: str, seeds: list[int]) -> list[str]:
+    from benchmarks.throughput_compose import ComposeBench
+    from tests.compose.deployment import Deployment
+
+    n = len(seeds)
+    direct = [per_minute(n, direct_seconds("docker", seeds, p)) for p in (1, 2)]
+    dep = Deployment(project=f"blbench{uuid.uuid4().hex[:6]}", folder=data / "compose",
+                     settings={"WORKER_CONCURRENCY": "1", "LOG_FORMAT": "json",
+                               "LEAGUE_WORKER_SLOTS": "2"})
+    bench = ComposeBench(dep)
+    try:
+        bench.start(source)
+        bench.run(warm_up(1))
+        one, cost = bench.run(seeds)
+        bench.scale(2)
+        bench.run(warm_up(2))
+        two, cost2 = bench.run(seeds)
+    finally:
+        dep.compose("stop", "-t", "30", "worker", check=False)
+        dep.down()
+    league = [per_minute(n, one), per_minute(n, two)]
+    verdict = "met" if league[1] / league[0] >= TARGET else "NOT met"
+    out = [line("run_match, docker backend (baseline)", *direct),
+           line("compose league (PostgreSQL + Redis, docker backend)", *league),
+           f"  {'':<52}league/direct {league[0] / direct[0]:.2f} and "
+           f"{league[1] / direct[1]:.2f}; 2/1 target {TARGET}x: {verdict}",
+           "  per match in the compose deployment (1 worker | 2 workers), background "
+           "work (presence, beat, health checks) included:"]
+    for key, value in asdict(cost).items():
+        out.append(f"    {key:<20}{value:>12.1f} | {asdict(cost2)[key]:>10.1f}")
+    return out
+
+
+if __name__ == "__main__":
+    main()
