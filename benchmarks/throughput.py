@@ -17,10 +17,12 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import tempfile
 import uuid
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from benchmarks.throughput_direct import BOT, direct_seconds
 from benchmarks.throughput_embedded import EmbeddedBench, configure
@@ -45,6 +47,8 @@ def line(name: str, one: float, two: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=24)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="medians over this many rounds (default 3)")
     parser.add_argument("--skip-compose", action="store_true")
     parser.add_argument("--skip-embedded", action="store_true")
     args = parser.parse_args()
@@ -58,13 +62,14 @@ def main() -> None:
     source = (BOT / "main.py").read_bytes()
     rows: list[str] = []
     load = os.getloadavg()
-    print(f"{args.matches} Stones 5x5 matches per measurement; load average before: "
+    print(f"{args.matches} Stones 5x5 matches per measurement, median of {args.rounds} rounds; "
+          f"load average before: "
           f"{load[0]:.2f} on {os.cpu_count()} cores")
     try:
         if not args.skip_embedded:
-            rows += embedded_rows(data, source, seeds)
+            rows += embedded_rows(data, source, seeds, args.rounds)
         if not args.skip_compose:
-            rows += compose_rows(data, source.decode(), seeds)
+            rows += compose_rows(data, source.decode(), seeds, args.rounds)
     finally:
         shutil.rmtree(data, ignore_errors=True)
     print(f"  {'matches per minute':<52}{'1 proc':>9}{'2 procs':>9}{'ratio':>9}")
@@ -72,56 +77,64 @@ def main() -> None:
         print(row)
 
 
-def embedded_rows(data: Path, source: bytes, seeds: list[int]) -> list[str]:
+def measure(bench: Any, backend: str, seeds: list[int], rounds: int
+            ) -> tuple[list[float], list[float], list[Any]]:
+    """Medians over rounds of [1 process, 2 processes] for run_match and the league, the two
+    measured back to back in each round so that both see the same outside load."""
+    direct: dict[int, list[float]] = {1: [], 2: []}
+    league: dict[int, list[float]] = {1: [], 2: []}
+    costs: dict[int, Any] = {}
     n = len(seeds)
-    direct = [per_minute(n, direct_seconds("process", seeds, p)) for p in (1, 2)]
+    for _ in range(rounds):
+        for processes in (1, 2):
+            bench.scale(processes)
+            bench.run(warm_up(processes))
+            direct[processes].append(per_minute(n, direct_seconds(backend, seeds, processes)))
+            seconds, costs[processes] = bench.run_costed(seeds)
+            league[processes].append(per_minute(n, seconds))
+    return ([statistics.median(direct[p]) for p in (1, 2)],
+            [statistics.median(league[p]) for p in (1, 2)], [costs[1], costs[2]])
+
+
+def verdict(direct: list[float], league: list[float]) -> str:
+    met = "met" if league[1] / league[0] >= TARGET else "NOT met"
+    return (f"  {'':<52}league/direct {league[0] / direct[0]:.2f} and "
+            f"{league[1] / direct[1]:.2f}; 2/1 target {TARGET}x: {met}")
+
+
+def embedded_rows(data: Path, source: bytes, seeds: list[int], rounds: int) -> list[str]:
     bench = EmbeddedBench(data)
     try:
         bench.start(source)
-        bench.run(warm_up(1))
-        league = [per_minute(n, bench.run(seeds))]
-        bench.scale(2)
-        bench.run(warm_up(2))
-        league.append(per_minute(n, bench.run(seeds)))
+        direct, league, _ = measure(bench, "process", seeds, rounds)
     finally:
         bench.stop()
-    verdict = "met" if league[1] / league[0] >= TARGET else "NOT met"
     return [line("run_match, process backend (baseline)", *direct),
             line("embedded league (SQLite + filesystem broker)", *league),
-            f"  {'':<52}league/direct {league[0] / direct[0]:.2f} and "
-            f"{league[1] / direct[1]:.2f}; 2/1 target {TARGET}x: {verdict}"]
+            verdict(direct, league)]
 
 
-def compose_rows(data: Path, source: str, seeds: list[int]) -> list[str]:
+def compose_rows(data: Path, source: str, seeds: list[int], rounds: int) -> list[str]:
     from benchmarks.throughput_compose import ComposeBench
     from tests.compose.deployment import Deployment
 
-    n = len(seeds)
-    direct = [per_minute(n, direct_seconds("docker", seeds, p)) for p in (1, 2)]
     dep = Deployment(project=f"blbench{uuid.uuid4().hex[:6]}", folder=data / "compose",
                      settings={"WORKER_CONCURRENCY": "1", "LOG_FORMAT": "json",
                                "LEAGUE_WORKER_SLOTS": "2"})
     bench = ComposeBench(dep)
     try:
         bench.start(source)
-        bench.run(warm_up(1))
-        one, cost = bench.run(seeds)
-        bench.scale(2)
-        bench.run(warm_up(2))
-        two, cost2 = bench.run(seeds)
+        direct, league, costs = measure(bench, "docker", seeds, rounds)
     finally:
         dep.compose("stop", "-t", "30", "worker", check=False)
         dep.down()
-    league = [per_minute(n, one), per_minute(n, two)]
-    verdict = "met" if league[1] / league[0] >= TARGET else "NOT met"
     out = [line("run_match, docker backend (baseline)", *direct),
            line("compose league (PostgreSQL + Redis, docker backend)", *league),
-           f"  {'':<52}league/direct {league[0] / direct[0]:.2f} and "
-           f"{league[1] / direct[1]:.2f}; 2/1 target {TARGET}x: {verdict}",
-           "  per match in the compose deployment (1 worker | 2 workers), background "
-           "work (presence, beat, health checks) included:"]
-    for key, value in asdict(cost).items():
-        out.append(f"    {key:<20}{value:>12.1f} | {asdict(cost2)[key]:>10.1f}")
+           verdict(direct, league),
+           "  per match in the compose deployment (1 worker | 2 workers; last round), "
+           "background work (presence, beat, health checks) included:"]
+    for key, value in asdict(costs[0]).items():
+        out.append(f"    {key:<20}{value:>12.1f} | {asdict(costs[1])[key]:>10.1f}")
     return out
 
 

@@ -26,6 +26,7 @@ class EmbeddedBench:
     def __init__(self, data: Path) -> None:
         self.data = data
         self.worker: subprocess.Popen | None = None
+        self.processes = 0
         self.versions: list = []
 
     def start(self, source: bytes) -> None:
@@ -45,7 +46,10 @@ class EmbeddedBench:
         Ladder.objects.update(active=False)
 
     def scale(self, processes: int) -> None:
+        if self.worker is not None and self.processes == processes:
+            return
         self.stop()
+        self.processes = processes
         log = self.data / f"worker{processes}.log"
         command = [sys.executable, "-m", "celery", "-A", "league", "worker", "-l", "info",
                    "-c", str(processes), "--without-mingle", "--without-gossip",
@@ -74,6 +78,9 @@ class EmbeddedBench:
                              seats=[a, b] if i % 2 == 0 else [b, a])
         wait_idle()
         return time.perf_counter() - start
+
+    def run_costed(self, seeds: list[int]) -> tuple[float, None]:
+        return self.run(seeds), None
 
     def stop(self) -> None:
         if self.worker is not None:
