@@ -3,11 +3,16 @@ deployment and through the embedded default, next to the same matches run direct
 ``sandbox.run_match`` (1 and 2 processes) in the same run; and what PostgreSQL and Redis
 spend per match in the compose deployment.
 
-    .venv/bin/python -m benchmarks.throughput [--matches 24] [--skip-compose] [--skip-embedded]
+    .venv/bin/python -m benchmarks.throughput [--matches 24] [--rounds 3] [--bot paced]
+                                              [--skip-compose] [--skip-embedded]
 
-Stones 5x5, two copies of the starter bot (examples/stones), the same seeds and seats on every
-path. Compose: workers of one process each (``--scale worker=N``), bots in containers of the
-host's engine, so its baseline is ``run_match`` on the docker backend; embedded: one Celery
+Stones 5x5, two copies of one bot, the same seeds and seats on every path. ``--bot starter``
+(examples/stones) keeps a core busy while it thinks, so on a machine of 2 shared cores the
+rate with 2 processes is bounded by the cores left free; ``--bot paced`` sleeps 20 ms a move,
+so the rate measures how well the platform itself runs matches side by side.
+
+Compose: workers of one process each (``--scale worker=N``), bots in containers of the host's
+engine, so its baseline is ``run_match`` on the docker backend; embedded: one Celery
 worker with N processes, bots on the process backend (bubblewrap), baseline the same.
 Target (issue 11): 2 workers reach at least 1.8x one worker's rate.
 """
@@ -24,7 +29,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from benchmarks.throughput_direct import BOT, direct_seconds
+from benchmarks.throughput_direct import bot_source, direct_seconds
 from benchmarks.throughput_embedded import EmbeddedBench, configure
 
 TARGET = 1.8
@@ -49,6 +54,9 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=24)
     parser.add_argument("--rounds", type=int, default=3,
                         help="medians over this many rounds (default 3)")
+    parser.add_argument("--bot", choices=["starter", "paced"], default="starter",
+                        help="starter: examples/stones (busy on a core while it thinks); "
+                             "paced: sleeps 20 ms a move (the platform's parallelism alone)")
     parser.add_argument("--skip-compose", action="store_true")
     parser.add_argument("--skip-embedded", action="store_true")
     args = parser.parse_args()
@@ -59,17 +67,21 @@ def main() -> None:
     import django
 
     django.setup()
-    source = (BOT / "main.py").read_bytes()
+    source = bot_source(args.bot)
+    bot = data / "bot"
+    bot.mkdir()
+    (bot / "main.py").write_bytes(source)
     rows: list[str] = []
     load = os.getloadavg()
-    print(f"{args.matches} Stones 5x5 matches per measurement, median of {args.rounds} rounds; "
+    print(f"{args.matches} Stones 5x5 matches per measurement ({args.bot} bots), median of "
+          f"{args.rounds} rounds; "
           f"load average before: "
           f"{load[0]:.2f} on {os.cpu_count()} cores")
     try:
         if not args.skip_embedded:
-            rows += embedded_rows(data, source, seeds, args.rounds)
+            rows += embedded_rows(data, str(bot), source, seeds, args.rounds)
         if not args.skip_compose:
-            rows += compose_rows(data, source.decode(), seeds, args.rounds)
+            rows += compose_rows(data, str(bot), source.decode(), seeds, args.rounds)
     finally:
         shutil.rmtree(data, ignore_errors=True)
     print(f"  {'matches per minute':<52}{'1 proc':>9}{'2 procs':>9}{'ratio':>9}")
@@ -77,7 +89,7 @@ def main() -> None:
         print(row)
 
 
-def measure(bench: Any, backend: str, seeds: list[int], rounds: int
+def measure(bench: Any, bot: str, backend: str, seeds: list[int], rounds: int
             ) -> tuple[list[float], list[float], list[Any]]:
     """Medians over rounds of [1 process, 2 processes] for run_match and the league, the two
     measured back to back in each round so that both see the same outside load."""
@@ -89,9 +101,13 @@ def measure(bench: Any, backend: str, seeds: list[int], rounds: int
         for processes in (1, 2):
             bench.scale(processes)
             bench.run(warm_up(processes))
-            direct[processes].append(per_minute(n, direct_seconds(backend, seeds, processes)))
+            direct[processes].append(per_minute(n, direct_seconds(bot, backend, seeds,
+                                                                  processes)))
             seconds, costs[processes] = bench.run_costed(seeds)
             league[processes].append(per_minute(n, seconds))
+            print(f"  round {len(league[processes])}, {processes} process(es): direct "
+                  f"{direct[processes][-1]:.1f}, league {league[processes][-1]:.1f} per min; "
+                  f"load {os.getloadavg()[0]:.2f}", flush=True)
     return ([statistics.median(direct[p]) for p in (1, 2)],
             [statistics.median(league[p]) for p in (1, 2)], [costs[1], costs[2]])
 
@@ -102,11 +118,12 @@ def verdict(direct: list[float], league: list[float]) -> str:
             f"{league[1] / direct[1]:.2f}; 2/1 target {TARGET}x: {met}")
 
 
-def embedded_rows(data: Path, source: bytes, seeds: list[int], rounds: int) -> list[str]:
+def embedded_rows(data: Path, bot: str, source: bytes, seeds: list[int], rounds: int
+                  ) -> list[str]:
     bench = EmbeddedBench(data)
     try:
         bench.start(source)
-        direct, league, _ = measure(bench, "process", seeds, rounds)
+        direct, league, _ = measure(bench, bot, "process", seeds, rounds)
     finally:
         bench.stop()
     return [line("run_match, process backend (baseline)", *direct),
@@ -114,7 +131,8 @@ def embedded_rows(data: Path, source: bytes, seeds: list[int], rounds: int) -> l
             verdict(direct, league)]
 
 
-def compose_rows(data: Path, source: str, seeds: list[int], rounds: int) -> list[str]:
+def compose_rows(data: Path, bot: str, source: str, seeds: list[int], rounds: int
+                 ) -> list[str]:
     from benchmarks.throughput_compose import ComposeBench
     from tests.compose.deployment import Deployment
 
@@ -124,7 +142,7 @@ def compose_rows(data: Path, source: str, seeds: list[int], rounds: int) -> list
     bench = ComposeBench(dep)
     try:
         bench.start(source)
-        direct, league, costs = measure(bench, "docker", seeds, rounds)
+        direct, league, costs = measure(bench, bot, "docker", seeds, rounds)
     finally:
         dep.compose("stop", "-t", "30", "worker", check=False)
         dep.down()
