@@ -66,7 +66,8 @@ def test_the_operator_sees_live_workers_and_the_world_sees_health(
     refused = requests.get(f"{dep.url}/ops/status.json", timeout=30,
                            headers={"Authorization": f"Bearer {user}"})
     assert refused.status_code == 403
-    # structured logs name the match and the attempt
+    # structured logs name the match and the attempt; web's requests are JSON lines too
     lines = [line for line in dep.logs("worker", tail=400).splitlines()
              if '"match":' in line and '"attempt":' in line]
     assert lines, dep.logs("worker")
+    assert '"logger": "gunicorn.access"' in dep.logs("web", tail=400)
