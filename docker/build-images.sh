@@ -37,9 +37,11 @@ build() {  # NAME DOCKERFILE CONTEXT HASHED-PATHS...
           | xargs -0 sha256sum; } | sha256sum | cut -c1-12)
   if ! docker image inspect "$name:$tag" >/dev/null 2>&1; then
     log "building $name:$tag"
+    local out
+    out=$(mktemp)
     docker build -q --build-arg BASE="$BASE" -t "$name:$tag" -f "$file" "$context" \
-      >/tmp/botleague-image-build.log 2>&1 \
-      || { log "building $name failed:"; tail -30 /tmp/botleague-image-build.log >&2; exit 1; }
+      >"$out" 2>&1 || { log "building $name failed:"; tail -30 "$out" >&2; rm -f "$out"; exit 1; }
+    rm -f "$out"
   fi
   docker tag "$name:$tag" "$name:latest"
   echo "$name:$tag"

@@ -17,7 +17,11 @@ from django.utils import timezone
 from league.ops.models import WorkerPresence
 
 log = logging.getLogger(__name__)
-ALIVE_FILE = Path("/tmp/botleague-worker-alive")
+
+
+def alive_file() -> Path:
+    """Touched on every beat; docker/compose.yml's health check reads its age."""
+    return Path(settings.DATA_DIR) / "worker-alive"
 
 
 class Presence:
@@ -46,7 +50,7 @@ class Presence:
             WorkerPresence.objects.update_or_create(name=self.name[:200], defaults={
                 "concurrency": self.concurrency, "started_at": self.started_at,
                 "seen_at": timezone.now(), "backend": settings.LEAGUE_SANDBOX_BACKEND})
-            ALIVE_FILE.touch()
+            alive_file().touch()
         except Exception:  # the database restarting: the next beat tries again
             log.warning("worker presence: could not record a beat", exc_info=True)
 
