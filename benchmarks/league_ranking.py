@@ -17,8 +17,9 @@ Matchmaking ticks ask for ``--per-tick`` pairings, which are played and rated be
 tick; a version's ``recent`` matches (the league: the last six hours plus open ones) are its
 matches among the board's last ``--recent-window``, and ``met`` counts the last 200 matches as
 ``matchmaking`` does.
-Extra rows, labelled, locate the difference: the baseline's matches rated by openskill, and
-two proposals (a Bradley-Terry fit as the board; pairing by the chance of a wrong order).
+Extra rows, labelled, locate the difference: the baseline's matches rated by openskill,
+openskill's earlier settings, the league's previous pairing rule, and a proposal (a
+Bradley-Terry fit as the board).
 
 ``--real`` instead plays one season of each scheme through ``sandbox.run_match`` (backend
 ``process``): Stones 5x5 between bots that play the built-in perfect move with probability p
@@ -52,9 +53,10 @@ from benchmarks.ranking_sim import (
     Pairing,
     PlayPairing,
     Settling,
-    choose_uncertain_pairings,
+    choose_nearby_pairings,
     league_ticks,
     play_season,
+    rate_damped,
     rate_with_drift,
     round_robin,
 )
@@ -68,13 +70,14 @@ ROWS = {  # row -> (stream of matches, board that rates them, note); boards shar
     BASELINE: ("round-robin", "elo", ""),
     OURS: ("league", "openskill", ""),
     "diagnostic: round-robin + openskill": ("round-robin", "openskill", "baseline's matches"),
-    "diagnostic: openskill with its default drift": ("league", "openskill-drift",
-                                                     "ours' matches; the old setting"),
+    "diagnostic: openskill's default drift and gamma": ("league", "openskill-drift",
+                                                        "ours' matches; the first setting"),
+    "diagnostic: openskill's default gamma (tau 0)": ("league", "openskill-damped",
+                                                      "ours' matches; the second setting"),
     "proposal: choose_pairings + Bradley-Terry board": ("league", "bradley-terry",
                                                         "ours' matches"),
-    "proposal: uncertain pairs + openskill": ("uncertain", "openskill", "pairing.py change"),
-    "proposal: uncertain pairs + Bradley-Terry board": ("uncertain", "bradley-terry",
-                                                        "both changes"),
+    "diagnostic: the previous pairing + openskill": ("nearby", "openskill",
+                                                     "a bot by sigma, then one near it"),
 }
 EXTRA_ROWS = [row for row in ROWS if row not in (BASELINE, OURS)]
 
@@ -129,7 +132,7 @@ def _boards_and_schedule(stream: str, kinds: list[str], season: Season, rng: ran
     boards: dict[str, Board] = {"openskill": openskill}
     for kind in kinds:
         boards.setdefault(kind, BOARDS[kind](keys))
-    pairer = {"league": choose_pairings, "uncertain": choose_uncertain_pairings}[stream]
+    pairer = {"league": choose_pairings, "nearby": choose_nearby_pairings}[stream]
     return boards, league_ticks(keys, lambda: openskill.skills, rng, pairer=pairer,
                                 per_tick=season.per_tick, recent_window=season.recent_window)
 
@@ -138,6 +141,7 @@ BOARDS: dict[str, Callable[[list[int]], Board]] = {
     "elo": lambda keys: EloBoard(keys, k=8),
     "openskill": OpenSkillBoard,
     "openskill-drift": lambda keys: OpenSkillBoard(keys, rate=rate_with_drift),
+    "openskill-damped": lambda keys: OpenSkillBoard(keys, rate=rate_damped),
     "bradley-terry": BradleyTerryBoard,
 }
 
@@ -365,9 +369,9 @@ def main() -> None:
     rows = [BASELINE, OURS] + ([] if args.no_proposals else EXTRA_ROWS)
     began = time.perf_counter()
     if args.real:
-        # the uncertain-pairs rows would need a real season of their own; the others only
+        # the previous pairing's row would need a real season of its own; the others only
         # rate the baseline's and ours' matches differently
-        rows = [row for row in rows if ROWS[row][0] != "uncertain"]
+        rows = [row for row in rows if ROWS[row][0] != "nearby"]
         outcomes, tally = play_real(args, rows)
         print_rows(f"League ranking on real matches: Stones {args.size}x{args.size}, 8 bots "
                    f"playing the perfect move with p = {', '.join(f'{p:g}' for p in REAL_LEVELS)}"

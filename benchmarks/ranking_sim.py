@@ -18,7 +18,6 @@ Several boards can watch one stream, so a rating can be compared on the very sam
 from __future__ import annotations
 
 import itertools
-import math
 import random
 from collections import Counter, deque
 from collections.abc import Callable, Hashable, Iterator, Sequence
@@ -139,8 +138,8 @@ RateMatch = Callable[[Skill, Skill, int | None], tuple[Skill, Skill]]
 
 
 def rate_with_drift(first: Skill, second: Skill, winner: int | None) -> tuple[Skill, Skill]:
-    """``rate_match`` with openskill's default tau (skill drift added before every match), the
-    league's setting until 2026-11-23: a diagnostic of what dropping the drift changed."""
+    """``rate_match`` with openskill's defaults (skill drift added before every match, sigma's
+    narrowing damped), the league's first setting: a diagnostic of what the changes did."""
     ranks = [0, 0] if winner is None else ([0, 1] if winner == 0 else [1, 0])
     [[a], [b]] = _DRIFT.rate([[_DRIFT.rating(mu=first.mu, sigma=first.sigma)],
                               [_DRIFT.rating(mu=second.mu, sigma=second.sigma)]], ranks=ranks)
@@ -148,6 +147,16 @@ def rate_with_drift(first: Skill, second: Skill, winner: int | None) -> tuple[Sk
 
 
 _DRIFT = PlackettLuce()
+_DAMPED = PlackettLuce(tau=0.0)
+
+
+def rate_damped(first: Skill, second: Skill, winner: int | None) -> tuple[Skill, Skill]:
+    """``rate_match`` with openskill's default gamma (sigma / c damps how much a game narrows
+    sigma), the league's setting until 2026-11-23 (with tau = 0): a diagnostic."""
+    ranks = [0, 0] if winner is None else ([0, 1] if winner == 0 else [1, 0])
+    [[a], [b]] = _DAMPED.rate([[_DAMPED.rating(mu=first.mu, sigma=first.sigma)],
+                               [_DAMPED.rating(mu=second.mu, sigma=second.sigma)]], ranks=ranks)
+    return Skill(a.mu, a.sigma), Skill(b.mu, b.sigma)
 
 
 class EloBoard:
@@ -233,22 +242,12 @@ class BradleyTerryBoard:
         return _ranked(self.keys, self.gamma.__getitem__)
 
 
-# -- the proposal for pairing.py ---------------------------------------------------------------
-MISORDER_FLOOR = 0.02
-"""Every candidate pair keeps at least this weight, so a bot far from its neighbours still plays."""
-
-
-def misorder_chance(a: Skill, b: Skill) -> float:
-    """How likely the two are ranked the wrong way round, by their mu and sigma."""
-    spread = math.sqrt(a.sigma ** 2 + b.sigma ** 2)
-    return 0.5 * math.erfc(abs(a.mu - b.mu) / (spread * math.sqrt(2)))
-
-
-def choose_uncertain_pairings(entries: Sequence[Entry], count: int, rng: random.Random,
-                              met: Counter | None = None) -> list[tuple[Hashable, Hashable]]:
-    """The proposal: placement as now (the real ``choose_pairings``), then a pair of bots at
-    most two places apart on the board, drawn by the chance they stand in the wrong order,
-    pairs that met recently weighed down; ``recent`` and ``placed`` kept as the real one does."""
+# -- the league's previous pairing, a diagnostic ------------------------------------------------
+def choose_nearby_pairings(entries: Sequence[Entry], count: int, rng: random.Random,
+                           met: Counter | None = None) -> list[tuple[Hashable, Hashable]]:
+    """``pairing.py`` until 2026-11-23: placement as now; then a bot drawn with weight
+    sigma^2 / (1 + recent), paired with an opponent inside a rank window of mean width 3,
+    weighed down by (1 + recent meetings)^2."""
     met = met if met is not None else Counter()
     pairings: list[tuple[Hashable, Hashable]] = []
     for _ in range(count):
@@ -256,15 +255,18 @@ def choose_uncertain_pairings(entries: Sequence[Entry], count: int, rng: random.
             pairings += choose_pairings(entries, 1, rng, met)
             continue
         board = sorted(entries, key=lambda e: e.skill.ordinal, reverse=True)
-        candidates = [(a, b) for i, a in enumerate(board) for b in board[i + 1:i + 3]]
-        weights = [(misorder_chance(a.skill, b.skill) + MISORDER_FLOOR)
-                   / (1 + met[pair_key(a.key, b.key)]) for a, b in candidates]
-        a, b = rng.choices(candidates, weights=weights)[0]
-        for e in (a, b):
+        player = rng.choices(list(entries),
+                             weights=[e.skill.sigma ** 2 / (1 + e.recent) for e in entries])[0]
+        rank = board.index(player)
+        window = 1 + int(rng.expovariate(1 / 3.0))
+        near = [e for i, e in enumerate(board) if e is not player and abs(i - rank) <= window]
+        opponent = rng.choices(near, weights=[1 / (1 + met[pair_key(player.key, e.key)]) ** 2
+                                              for e in near])[0]
+        for e in (player, opponent):
             e.recent += 2
             e.placed += 1
-        met[pair_key(a.key, b.key)] += 1
-        pairings.append((a.key, b.key))
+        met[pair_key(player.key, opponent.key)] += 1
+        pairings.append((player.key, opponent.key))
     return pairings
 
 

@@ -50,4 +50,4 @@ build() {  # NAME DOCKERFILE CONTEXT HASHED-PATHS...
 build botleague/postgres docker/services/postgres.Dockerfile docker/services docker/services
 build botleague/redis docker/services/redis.Dockerfile docker/services docker/services/redis.Dockerfile
 build botleague/league docker/league.Dockerfile . docker/requirements-image.txt manage.py \
-  pyproject.toml games sandbox league
+  pyproject.toml games sandbox league viewer

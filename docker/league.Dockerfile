@@ -28,13 +28,14 @@ WORKDIR /app
 COPY manage.py pyproject.toml ./
 COPY games/ games/
 COPY sandbox/ sandbox/
+COPY viewer/ viewer/
 COPY league/ league/
 # Static files collected once at build time; WhiteNoise serves them with far-future caching.
 # The key here is a throwaway for this one command, not kept in the image.
 RUN SECRET_KEY=collectstatic-only BOTLEAGUE_DATA=/tmp/build-data \
       python manage.py collectstatic --noinput -v 0 \
  && rm -rf /tmp/build-data \
- && python -m compileall -q games sandbox league \
+ && python -m compileall -q games sandbox league viewer \
  && mkdir -p /var/lib/botleague/data && chown league:league /var/lib/botleague/data
 # Web and beat run as this user; the worker runs as root (compose.yml says why).
 USER league

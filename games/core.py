@@ -60,6 +60,10 @@ class Game(ABC):
                 raise ReplayError(index, error) from error
         return state
 
+    def viewer_assets(self) -> dict[str, Any]:
+        """Fixed JSON-ready data a replay viewer draws with (piece shapes, say); no rules."""
+        return {}
+
     def describe(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "players": self.num_players,
                 "hidden_information": self.hidden_information, "chance": self.chance,

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import dj_database_url
 
+import viewer
 from league.env import (
     env_bool,
     env_choice,
@@ -129,6 +130,9 @@ USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"
+# The replay viewer's modules sit outside the league (the local runner's --html export reads
+# them too): served under static/viewer/.
+STATICFILES_DIRS = [("viewer", viewer.STATIC)]
 STATIC_ROOT = env_path("STATIC_ROOT", DATA_DIR / "static")
 """collectstatic's target; the image collects into /app/static at build time."""
 if not STATIC_ROOT.exists():  # WhiteNoise warns when it is missing
@@ -193,6 +197,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 LEAGUE_MATCHMAKING_SECONDS = env_float("LEAGUE_MATCHMAKING_SECONDS", 5.0, minimum=0.1)
 LEAGUE_REAPER_SECONDS = env_float("LEAGUE_REAPER_SECONDS", 15.0, minimum=0.1)
 LEAGUE_HEARTBEAT_SECONDS = env_float("LEAGUE_HEARTBEAT_SECONDS", 5.0, minimum=0.1)
+LEAGUE_LIVE_SECONDS = env_float("LEAGUE_LIVE_SECONDS", 0.25, minimum=0.01)
+"""How often a worker publishes a running match's new moves (its page polls for them)."""
 LEAGUE_STALE_AFTER = env_float("LEAGUE_STALE_AFTER", 60.0, minimum=0.5)
 """A running match whose heartbeat is older than this is taken for lost and re-queued."""
 LEAGUE_RESEND_AFTER = env_float("LEAGUE_RESEND_AFTER", 120.0, minimum=0.5)
@@ -235,9 +241,11 @@ API_THROTTLE_RATES = {
     "anon": env_rate("API_THROTTLE_ANON", "120/min"),
     "user": env_rate("API_THROTTLE_USER", "600/min"),
     "upload": env_rate("API_THROTTLE_UPLOAD", "60/hour"),
+    "viewer": env_rate("API_THROTTLE_VIEWER", "1200/min"),
 }
 """Requests per client: ``anon`` by IP address, ``user`` by API token (or by user for the
-site's session), ``upload`` for ``POST /api/versions/`` on top of ``user``."""
+site's session), ``upload`` for ``POST /api/versions/`` on top of ``user``, ``viewer`` for
+the replay viewer's header and frames instead of the others."""
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

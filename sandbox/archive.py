@@ -106,15 +106,8 @@ def find_entry_in(names: list[str], what: str) -> tuple[str, str]:
                for n in names):
             prefix = folder + "/"
     files = set(names)
-    found = [e for e in ENTRY_POINTS if prefix + e in files]
-    if not found:
-        raise BotPackageError(
-            f"bot {what!r}: no entry point; put one of {', '.join(ENTRY_POINTS)} at the top "
-            "of the package")
-    if len(found) > 1:
-        raise BotPackageError(
-            f"bot {what!r}: {' and '.join(found)} are both entry points; keep exactly one")
-    return prefix + found[0], ENTRY_POINTS[found[0]]
+    entry = only_entry([e for e in ENTRY_POINTS if prefix + e in files], what)
+    return prefix + entry, ENTRY_POINTS[entry]
 
 
 def inspect_zip(data: bytes, what: str, limits: PackageLimits) -> ArchiveInfo:
@@ -175,3 +168,15 @@ def wrap_source(entry: str, data: bytes) -> bytes:
         info.compress_type = zipfile.ZIP_DEFLATED
         archive.writestr(info, data)
     return buffer.getvalue()
+
+
+def only_entry(found: list[str], what: str) -> str:
+    """The one entry point among ``found`` (names from ``ENTRY_POINTS``), or a clear error."""
+    if not found:
+        raise BotPackageError(
+            f"bot {what!r}: no entry point; put one of {', '.join(ENTRY_POINTS)} at the top "
+            "of the package")
+    if len(found) > 1:
+        raise BotPackageError(
+            f"bot {what!r}: {' and '.join(found)} are both entry points; keep exactly one")
+    return found[0]

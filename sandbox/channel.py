@@ -9,6 +9,7 @@ forever, or die half-way through a line.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import errno
 import os
@@ -154,23 +155,52 @@ class MultiplexedSocketTransport(Transport):
 
 
 class LogTail:
-    """The last ``cap`` bytes of a stream, and how many bytes came before them."""
+    """The last ``cap`` bytes of a stream, how many bytes came before them, and the turn in
+    which each byte arrived (as marks: the stream offset where a turn's bytes begin)."""
 
     def __init__(self, cap: int) -> None:
         self.cap = cap
         self.buf = bytearray()
         self.total = 0
+        self.marks: list[tuple[int, int]] = []
 
-    def add(self, data: bytes) -> None:
+    def add(self, data: bytes, turn: int = -1) -> None:
+        if data and (not self.marks or self.marks[-1][1] != turn):
+            self.marks.append((self.total, turn))
         self.total += len(data)
         self.buf += data
         if len(self.buf) > self.cap:
             del self.buf[:len(self.buf) - self.cap]
+            self._forget_marks()
+
+    def _forget_marks(self) -> None:
+        """Marks before the kept tail are useless, but the last of them still names the turn
+        of the tail's first bytes."""
+        start = self.total - len(self.buf)
+        keep = bisect.bisect_right(self.marks, start, key=lambda m: m[0]) - 1
+        if keep > 0:
+            del self.marks[:keep]
 
     def text(self) -> str:
         dropped = self.total - len(self.buf)
         head = f"[... {dropped} earlier bytes dropped ...]\n" if dropped else ""
         return head + self.buf.decode("utf-8", "replace")
+
+    def turns(self) -> list[int]:
+        """The turn of each line of ``text()`` (split on "\\n", a final empty piece left
+        out): the turn in which the line's first byte arrived; -1 for the dropped-bytes note."""
+        start = self.total - len(self.buf)
+        out = [-1] if start else []
+        offsets = [m[0] for m in self.marks]
+        pos = 0
+        while pos < len(self.buf):
+            i = bisect.bisect_right(offsets, start + pos) - 1
+            out.append(self.marks[i][1] if i >= 0 else -1)
+            end = self.buf.find(b"\n", pos)
+            if end < 0:
+                break
+            pos = end + 1
+        return out
 
 
 class Status(Enum):
@@ -196,6 +226,8 @@ class Channel:
         self.max_line = max_line
         self.max_output = max_output
         self.log = LogTail(log_bytes)
+        self.turn = -1
+        """The turn stderr read now belongs to (the referee moves it on; see ``LogTail``)."""
         self.out_total = 0
         self._out = bytearray()
         self._pending = bytearray()
@@ -248,6 +280,11 @@ class Channel:
     def close_input(self) -> None:
         self._pending.clear()
         self.transport.close_input()
+
+    def read_waiting(self) -> None:
+        """Take in what the bot already wrote, without waiting (before its turn moves on, so
+        lines it wrote after its last move count for that move)."""
+        self._wait(0.0, want_write=False)
 
     # -- internals ------------------------------------------------------------------------
     def _take_line(self) -> Reply | None:
@@ -306,7 +343,7 @@ class Channel:
     def _absorb(self, chunks: list[tuple[str, bytes]]) -> None:
         for stream, data in chunks:
             if stream == ERR:
-                self.log.add(data)
+                self.log.add(data, self.turn)
             elif not data:
                 self._out_open = False
             else:

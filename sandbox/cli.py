@@ -2,7 +2,9 @@
 
     python -m sandbox play stones mybot.py builtin:random --show
     python -m sandbox play stones mybot.zip builtin:perfect --games 20
+    python -m sandbox play stones mybot.py builtin:random --html match.html
     python -m sandbox show replay.json
+    python -m sandbox show replay.json --html replay.html
     python -m sandbox submit mybot/ --game stones --name my-bot --url URL --token TOKEN
 """
 
@@ -23,6 +25,8 @@ from games import GameError, State
 from sandbox.backends import BACKENDS, get_backend
 from sandbox.build import BotBuildError
 from sandbox.errors import SandboxError
+from sandbox.frames import FrameSource
+from sandbox.html_export import write_replay_html
 from sandbox.limits import MIB, Limits
 from sandbox.packages import BotSpec, check_spec
 from sandbox.record import MatchRecord, MoveRecord
@@ -93,6 +97,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--replay", metavar="FILE",
                       help="save the match record to FILE (one JSON record per line with "
                            "--games)")
+    play.add_argument("--html", metavar="FILE",
+                      help="write the match as one self-contained HTML file with the replay "
+                           "viewer (FILE-2.html, ... for the later games of --games)")
     play.add_argument("--show", action="store_true", help="print the game as it goes")
     play.add_argument("--json", action="store_true", help="print the match record as JSON")
     play.add_argument("--move-time", type=float, default=1.0, metavar="S",
@@ -107,6 +114,9 @@ def _parser() -> argparse.ArgumentParser:
     play.set_defaults(run=_play)
     show = sub.add_parser("show", help="replay a saved match record through the engine")
     show.add_argument("file", help="a record saved with play --replay")
+    show.add_argument("--html", metavar="FILE",
+                      help="write the replay viewer with the match as one self-contained HTML "
+                           "file instead of printing it (FILE-2.html, ... for more records)")
     show.set_defaults(run=_show_file)
     add_submit_parser(sub)
     return parser
@@ -171,6 +181,8 @@ def _run_all(args: argparse.Namespace, game: games.Game, options: dict[str, Any]
             records.append(record)
             if replay is not None:
                 replay.write(json.dumps(record.to_json()) + "\n")
+            if args.html:
+                _write_html(record, args.html, i)
             if args.show and record.result is not None:
                 out.print(record.result.summary(), markup=False)
             progress.advance(task)
@@ -224,6 +236,17 @@ def _report_many(records: list[MatchRecord], specs: list[BotSpec], game: games.G
     out.print(table)
 
 
+def _write_html(record: MatchRecord, path: str, index: int) -> None:
+    """The ``index``-th match's self-contained viewer: FILE itself, then FILE-2.html, ..."""
+    target = Path(path)
+    if index:
+        target = target.with_name(f"{target.stem}-{index + 1}{target.suffix or '.html'}")
+    write_replay_html(record, target)
+    broken = FrameSource.from_record(record).verify()
+    note = f" (warning: {broken.message()})" if broken is not None else ""
+    err.print(f"replay viewer written to {target}{note}", markup=False)
+
+
 # -- show -------------------------------------------------------------------------------
 def _show_file(args: argparse.Namespace) -> int:
     path = Path(args.file)
@@ -236,6 +259,10 @@ def _show_file(args: argparse.Namespace) -> int:
             else [MatchRecord.load(path)]
     except (json.JSONDecodeError, KeyError, TypeError) as error:
         raise SandboxError(f"{args.file} is not a match record ({error})") from None
+    if args.html:
+        for i, record in enumerate(records):
+            _write_html(record, args.html, i)
+        return 0
     for record in records:
         out.rule(f"{record.game} seed {record.seed}: "
                  + " vs ".join(p.name for p in record.players))

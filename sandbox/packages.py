@@ -21,6 +21,7 @@ from sandbox.archive import (
     PackageLimits,
     check_entries,
     entry_name,
+    only_entry,
 )
 from sandbox.errors import BotPackageError
 
@@ -105,15 +106,9 @@ def unpack(spec: BotSpec, dest: Path) -> BotPackage:
 
 
 def find_entry(root: Path, what: str) -> tuple[str, str]:
-    found = [name for name in ENTRY_POINTS if (root / name).is_file()]
-    if not found:
-        raise BotPackageError(
-            f"bot {what!r}: no entry point; put one of {', '.join(ENTRY_POINTS)} at the top "
-            "of the package")
-    if len(found) > 1:
-        raise BotPackageError(
-            f"bot {what!r}: {' and '.join(found)} are both entry points; keep exactly one")
-    return found[0], ENTRY_POINTS[found[0]]
+    entry = only_entry([name for name in ENTRY_POINTS if (root / name).is_file()], what)
+    return entry, ENTRY_POINTS[entry]
+
 
 
 def tree_digest(root: Path) -> str:

@@ -2,6 +2,10 @@
 
 ``(game, options, seed, moves)`` replays the match through the engine; a forfeit is
 re-applied at the end, so ``replay()`` returns the exact final state, result included.
+
+Format versions: 1 kept each bot's log as text; 2 adds ``log_turns``, the turn each log line
+was written in, so a viewer can show a bot's lines at the step it wrote them. Records of
+every version load; what a version lacks is left empty.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Any
 import games
 from games import Result, State
 
-RECORD_VERSION = 1
+RECORD_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,18 @@ class PlayerRecord:
     time_bank_left: float = 0.0
     exit: str = ""
     log: str = ""
+    log_turns: list[int] = field(default_factory=list)
+    """For each line of ``log`` (split on "\\n"), the turn it was written in: the number of
+    moves played when the referee asked this bot for a move, or after its last one; -1 where
+    unknown (the note that earlier bytes were dropped). Empty in records before version 2."""
+
+    def log_lines(self) -> list[tuple[int, str]]:
+        """``(turn, line)`` for each line of the log; turn -1 throughout for old records."""
+        lines = self.log.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        turns = self.log_turns if len(self.log_turns) >= len(lines) else [-1] * len(lines)
+        return list(zip(turns, lines, strict=False))
 
 
 @dataclass
@@ -76,7 +92,7 @@ class MatchRecord:
         return cls(
             game=data["game"], options=dict(data.get("options", {})), seed=data["seed"],
             backend=data.get("backend", ""), limits=dict(data.get("limits", {})),
-            players=[PlayerRecord(**p) for p in data.get("players", [])],
+            players=[_player(p) for p in data.get("players", [])],
             moves=[MoveRecord(m["seat"], m["move"], m.get("time", 0.0))
                    for m in data.get("moves", [])],
             result=None if data.get("result") is None else Result.from_json(data["result"]),
@@ -106,3 +122,10 @@ class MatchRecord:
         if forfeit is not None and not state.is_over():
             state.forfeit(forfeit.player, forfeit.kind, forfeit.detail)
         return state
+
+
+def _player(data: dict[str, Any]) -> PlayerRecord:
+    """A player from any record version; fields a later version added keep their defaults
+    and fields this code does not know are left out, so a newer record still opens."""
+    known = set(PlayerRecord.__dataclass_fields__)
+    return PlayerRecord(**{"source": "", **{k: v for k, v in data.items() if k in known}})

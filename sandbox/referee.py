@@ -154,6 +154,9 @@ class _Match:
             s.bank))
         allowance = self.limits.move_time + s.bank
         assert s.channel is not None and s.bot is not None
+        if not first:
+            s.channel.read_waiting()  # what it wrote after its last move belongs to that move
+        s.channel.turn = len(self.state.history)
         if first:
             allowance += self.limits.startup_time
             s.greeted = True
@@ -288,6 +291,8 @@ class _Match:
         forfeit = result.forfeit if result is not None else None
         for s in live:
             assert s.bot is not None and s.channel is not None
+            s.channel.read_waiting()
+            s.channel.turn = len(self.state.history)  # lines written after the game ended
             if forfeit is not None and forfeit.player == s.seat and forfeit.kind in {
                     "timeout", "output-limit", "memory-limit", "crash"}:
                 s.bot.kill()
@@ -314,3 +319,4 @@ class _Match:
         s.bot.cleanup()
         s.record.exit = s.exit.describe() if s.exit is not None else "killed"
         s.record.log = s.channel.log.text()
+        s.record.log_turns = s.channel.log.turns()

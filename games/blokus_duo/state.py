@@ -17,6 +17,7 @@ from games.blokus_duo.pieces import (
     HEX,
     LETTERS,
     PIECE_SHAPE_INDEXES,
+    PIECE_SHAPES,
     PIECE_SIZES,
     SHAPES,
     SIZE,
@@ -56,6 +57,11 @@ class BlokusDuo(Game):
 
     def state_from_observation(self, observation: Mapping[str, Any]) -> BlokusDuoState:
         return BlokusDuoState.from_view(self, observation)
+
+    def viewer_assets(self) -> dict[str, Any]:
+        # The shapes as the rule sheet draws them, so a viewer can show the pieces left.
+        return {"pieces": dict(PIECE_SHAPES),
+                "start_squares": [{"x": x, "y": y} for x, y in START_SQUARES]}
 
 
 class BlokusDuoState(State):

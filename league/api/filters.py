@@ -26,3 +26,12 @@ def query_filters(request: Request, filters: type[serializers.Serializer]) -> di
     form = filters(data=request.query_params)
     form.is_valid(raise_exception=True)
     return dict(form.validated_data)
+
+
+class FrameRange(serializers.Serializer):
+    start = serializers.IntegerField(required=False, min_value=0, max_value=10**7,
+                                     help_text="first step (default 0)")
+    stop = serializers.IntegerField(required=False, min_value=0, max_value=10**7,
+                                    help_text="one past the last step (default start + 256)")
+    view = serializers.CharField(required=False, max_length=20,
+                                 help_text="spectator (default) or a seat number")

@@ -47,3 +47,14 @@ class TokenThrottle(_SettingsRateThrottle):
 
 class UploadThrottle(TokenThrottle):
     scope = "upload"
+
+
+class ViewerAnonThrottle(AnonThrottle):
+    """The replay viewer fetches frames in ranges and polls a live match twice a second: its
+    endpoints count on their own, more generous rate (``API_THROTTLE_VIEWER``)."""
+
+    scope = "viewer"
+
+
+class ViewerUserThrottle(TokenThrottle):
+    scope = "viewer"

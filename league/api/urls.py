@@ -22,6 +22,8 @@ urlpatterns = [
     path("matches/", views.MatchList.as_view(), name="matches"),
     path("matches/<int:match_id>/", views.MatchDetail.as_view(), name="match"),
     path("matches/<int:match_id>/replay/", views.MatchReplay.as_view(), name="replay"),
+    path("matches/<int:match_id>/viewer/", views.MatchViewer.as_view(), name="viewer"),
+    path("matches/<int:match_id>/frames/", views.MatchFrames.as_view(), name="frames"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     re_path(r"^.*$", errors.not_found),

@@ -9,7 +9,7 @@ from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 
 from league.api import selectors
 from league.api.errors import PayloadTooLarge
-from league.api.filters import BotFilters, MatchFilters, query_filters
+from league.api.filters import BotFilters, FrameRange, MatchFilters, query_filters
 from league.api.permissions import require_owner, require_private_access, require_signed_in
 from league.api.serializers import (
     BotPublicSerializer,
@@ -32,10 +32,18 @@ from league.api.serializers import (
     UploadSerializer,
     VersionSerializer,
 )
-from league.api.throttling import AnonThrottle, TokenThrottle, UploadThrottle
+from league.api.throttling import (
+    AnonThrottle,
+    TokenThrottle,
+    UploadThrottle,
+    ViewerAnonThrottle,
+    ViewerUserThrottle,
+)
 from league.bots.models import Bot
 from league.bots.services import UploadError, bot_retire, bot_set_public, version_upload
+from league.ladders.replays import NoFrames, viewer_frames, viewer_header
 from league.ladders.selectors import ladder_board
+from sandbox.frames import CHUNK, MAX_RANGE, parse_view
 
 
 class GameList(APIView):
@@ -206,3 +214,51 @@ class MatchReplay(APIView):
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.match_get(match_id=match_id)
         return Response(selectors.replay_record(user=request.user, match=match))
+
+
+class _ViewerView(APIView):
+    """The replay viewer's reads: readable by whoever may see the match page (anyone); logs
+    filtered per reader; a rate of their own (ranges and live polling add up)."""
+
+    throttle_classes = [ViewerAnonThrottle, ViewerUserThrottle]
+
+
+class MatchViewer(_ViewerView):
+    """The viewer's header of a match: game, players, every move (seat, move, seconds), the
+    result with its reason, the views (spectator, and each player's where information is
+    hidden), and the logs of the bots you own, each line with the turn it was written in.
+    Works while the match runs (moves so far; ``status`` says when it ends)."""
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT,
+                              404: OpenApiResponse(description="no such match, or nothing "
+                                                               "to show (failed, cancelled)")})
+    def get(self, request: Request, match_id: int) -> Response:
+        match = selectors.match_get(match_id=match_id)
+        try:
+            return Response(viewer_header(match=match, user=request.user))
+        except NoFrames as error:
+            raise NotFound(str(error)) from None
+
+
+class MatchFrames(_ViewerView):
+    """Frames ``start`` to ``stop - 1`` (step 0 is the start, step i the position after move
+    i), re-derived by the engine; at most 2048 per request. ``view`` is ``spectator`` or a
+    seat number (hidden-information games). ``broken`` says when the stored moves no longer
+    replay under the engine; ``total`` grows while the match runs."""
+
+    @extend_schema(parameters=[FrameRange], responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request, match_id: int) -> Response:
+        match = selectors.match_get(match_id=match_id)
+        query = query_filters(request, FrameRange)
+        start = query.get("start", 0)
+        stop = query.get("stop", start + CHUNK)
+        if stop < start:
+            raise ValidationError({"stop": ["must not be less than start"]})
+        try:
+            view = parse_view(query.get("view"), match.participants.count())
+            return Response(viewer_frames(match=match, start=start,
+                                          stop=min(stop, start + MAX_RANGE), view=view))
+        except ValueError as error:
+            raise ValidationError({"view": [str(error)]}) from None
+        except NoFrames as error:
+            raise NotFound(str(error)) from None

@@ -1,4 +1,4 @@
-"""Which demo bot plays on which ladder, who owns it, and the file uploaded for it.
+"""Which demo bot plays on which ladder, who owns it, and the source uploaded for it.
 
 Plain data with no Django import, so the tests can play every demo bot without a database.
 Per ladder a mix of strengths: a strong built-in player, the starter from ``examples/``, and
@@ -22,53 +22,72 @@ class DemoBot:
     game: str
     name: str
     owner: str
-    source: Path
-    """The single source file uploaded; its name (main.py, main.js, main.cpp) sets the
-    language."""
-
-    @property
-    def filename(self) -> str:
-        return self.source.name
+    filename: str
+    """The single source file's name (main.py, main.js, main.cpp): it sets the language."""
+    source: bytes
 
     def read(self) -> bytes:
-        return self.source.read_bytes()
+        return self.source
+
+
+def _builtin(game: str, name: str, owner: str, player: str, summary: str,
+             time_limit: float | None = None) -> DemoBot:
+    """A small program around the engine's built-in ``player``: ``bots/builtin.py.tmpl``.
+
+    ``time_limit`` holds a searching player to less than the ladder's move time (a 2048 game
+    lasts hundreds of moves); by default it thinks for half of the move time.
+    """
+    title = " ".join(word.capitalize() for word in name.split("-"))
+    source = (BOTS / "builtin.py.tmpl").read_text().format(
+        summary=f"{title}: {summary}", player=player,
+        time_limit='start.limits["move_time"]' if time_limit is None else repr(time_limit))
+    return DemoBot(game, name, owner, "main.py", source.encode())
 
 
 def _own(game: str, name: str, owner: str) -> DemoBot:
-    """A program of our own in ``bots/<game>/<name>/``."""
-    return DemoBot(game, name, owner, BOTS / game / name / "main.py")
+    """A program of our own: ``bots/<name>.py``."""
+    return DemoBot(game, name, owner, "main.py", (BOTS / f"{name}.py").read_bytes())
 
 
 def _starter(game: str, name: str, owner: str, folder: str | None = None,
              entry: str = "main.py") -> DemoBot:
     """A starter bot, read from ``examples/`` so the demo plays what authors copy."""
-    return DemoBot(game, name, owner, EXAMPLES / (folder or game) / entry)
+    return DemoBot(game, name, owner, entry, (EXAMPLES / (folder or game) / entry).read_bytes())
+
+
+MONTE_CARLO = "flat Monte Carlo, random playouts after each move."
 
 
 # Strongest first on each ladder, as measured against each other and a random player. The
 # JavaScript and C++ starters play the first legal move; Monte Mia is held to 1 ms a move in
 # 2048, where a game lasts hundreds of moves.
 DEMO_BOTS: tuple[DemoBot, ...] = (
-    _own("stones", "perfect-petra", "dave"),
-    _own("stones", "monte-mia", "alice"),
+    _builtin("stones", "perfect-petra", "dave", "perfect",
+             "solves 5 x 5 Stones exactly and wins every won position."),
+    _builtin("stones", "monte-mia", "alice", "montecarlo", MONTE_CARLO),
     _starter("stones", "node-nora", "carol", "stones_js", "main.js"),
     _starter("stones", "plusplus-pat", "dave", "stones_cpp", "main.cpp"),
     _starter("stones", "squeeze-sam", "bob"),
-    _own("blokus_duo", "greedy-gus", "bob"),
-    _own("blokus_duo", "monte-mia", "alice"),
+    _builtin("blokus_duo", "greedy-gus", "bob", "greedy",
+             "the biggest piece that opens the most corners for him and closes the opponent's."),
+    _builtin("blokus_duo", "monte-mia", "alice", "montecarlo", MONTE_CARLO),
     _starter("blokus_duo", "square-sally", "dave"),
-    _own("blokus_duo", "random-rita", "carol"),
-    _own("wizard_duel", "hunter-hana", "dave"),
+    _builtin("blokus_duo", "random-rita", "carol", "random", "a uniformly random placement."),
+    _builtin("wizard_duel", "hunter-hana", "dave", "hunter",
+             "gathers elements, scouts the other half and shoots where the opponent was seen."),
     _own("wizard_duel", "wobbly-walt", "bob"),
     _starter("wizard_duel", "dicey-dora", "alice"),
-    _own("g2048", "expecti-max", "carol"),
-    _own("g2048", "monte-mia", "alice"),
+    _builtin("g2048", "expecti-max", "carol", "expectimax",
+             "expectimax held to 1 ms a move: 1024 or 2048 in seconds.", time_limit=0.002),
+    _builtin("g2048", "monte-mia", "alice", "montecarlo",
+             "flat Monte Carlo held to 1 ms a move: a game in seconds.", time_limit=0.002),
     _starter("g2048", "tidy-tom", "dave"),
-    _own("g2048", "greedy-gus", "bob"),
-    _own("g2048", "random-rita", "carol"),
-    _own("robots", "safe-sofia", "carol"),
-    _own("robots", "monte-mia", "alice"),
+    _builtin("g2048", "greedy-gus", "bob", "greedy",
+             "the slide that scores most now, then the one leaving most empty cells."),
+    _builtin("g2048", "random-rita", "carol", "random", "a uniformly random slide."),
+    _builtin("robots", "safe-sofia", "carol", "safe",
+             "never steps where a robot can reach her, looking two turns ahead."),
+    _builtin("robots", "monte-mia", "alice", "montecarlo", MONTE_CARLO),
     _starter("robots", "dodgy-dan", "bob"),
-    _own("robots", "random-rita", "carol"),
+    _builtin("robots", "random-rita", "carol", "random", "a uniformly random command."),
 )
-

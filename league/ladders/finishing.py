@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from league.bots.models import Bot, BotVersion, VersionStatus
 from league.ladders.models import (
+    LiveMove,
     Match,
     MatchKind,
     MatchStatus,
@@ -62,6 +63,7 @@ def match_finish(*, claim: Claim, record: MatchRecord | None,
             _apply_standings(match, participants)
         for p in participants:  # one or two rows: plain updates beat bulk_update's CASEs
             p.save(update_fields=PARTICIPANT_FIELDS)
+        LiveMove.objects.filter(match=match).delete()  # the replay holds them now
         match.status = MatchStatus.FINISHED
         match.finished_at = match.heartbeat_at = timezone.now()
         match.save(update_fields=["status", "finished_at", "heartbeat_at", "result", "reason",

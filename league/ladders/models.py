@@ -153,6 +153,27 @@ class Standing(models.Model):
         return self.mu - 3 * self.sigma
 
 
+class LiveMove(models.Model):
+    """A move of a running match, published by its worker as it is played so the match page
+    can show it within a second (both setups share only the database). The rows of one
+    attempt are that attempt's moves in order; all of a match's rows go when its replay is
+    written."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="live_moves")
+    attempt = models.PositiveIntegerField()
+    number = models.PositiveIntegerField()
+    """0-based: the move that makes step ``number + 1``."""
+    seat = models.PositiveSmallIntegerField()
+    move = models.TextField()
+    time = models.FloatField()
+    played_at = models.DateTimeField()
+    """When the referee took the move (a page showing it later can tell how late it is)."""
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "attempt", "number"],
+                                               name="one_live_move_per_number")]
+
+
 class Replay(models.Model):
     """The match record (``sandbox.MatchRecord``), zlib-compressed JSON, one per match."""
 

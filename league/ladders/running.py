@@ -23,7 +23,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from league.ladders.finishing import match_finish
-from league.ladders.models import Match, MatchStatus
+from league.ladders.live import LivePublisher
+from league.ladders.models import LiveMove, Match, MatchStatus
 from league.ladders.versions_cache import version_folder
 from league.ladders.writer import WRITER
 from league.logs import match_fields
@@ -82,10 +83,11 @@ def match_run(*, match_id: int, worker: str | None = None,
         specs = [BotSpec(str(version_folder(p.version)), label=str(p.version))
                  if p.version_id else BotSpec(f"builtin:{p.builtin}", label=p.builtin)
                  for p in participants]
-        with Heartbeat(claim):
+        with Heartbeat(claim), LivePublisher(claim) as live:
             record = run_match(match.ladder.game, specs, options=match.ladder.options,
                                seed=match.seed, limits=match.ladder.sandbox_limits,
-                               backend=settings.LEAGUE_SANDBOX_BACKEND or match.ladder.backend)
+                               backend=settings.LEAGUE_SANDBOX_BACKEND or match.ladder.backend,
+                               on_move=live.on_move)
     except BotPackageError as error:
         if isinstance(error, BotBuildError) or match.kind == "validation":
             return _finish_or_lost(claim, match_finish(claim=claim, record=None, error=error))
@@ -127,9 +129,10 @@ def _infrastructure_failure(claim: Claim, reason: str) -> RunOutcome:
     mine = Match.objects.filter(pk=claim.match_id, status=MatchStatus.RUNNING,
                                 claim_token=claim.token)
     if claim.attempt >= settings.LEAGUE_MAX_ATTEMPTS:
-        mine.update(status=MatchStatus.FAILED, reason="infrastructure",
-                    detail=f"after {claim.attempt} attempts: {reason}"[:2000],
-                    claim_token="", finished_at=timezone.now())
+        if mine.update(status=MatchStatus.FAILED, reason="infrastructure",
+                       detail=f"after {claim.attempt} attempts: {reason}"[:2000],
+                       claim_token="", finished_at=timezone.now()):
+            LiveMove.objects.filter(match_id=claim.match_id).delete()  # nothing to follow now
         return RunOutcome.FAILED
     # enqueued_at = now: the reaper leaves it to the backoff message the task sends next
     mine.update(status=MatchStatus.QUEUED, claim_token="", detail=reason[:2000],

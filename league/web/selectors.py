@@ -230,7 +230,7 @@ def my_bots(*, user: User) -> list[Bot]:
 
 
 def match_get(*, match_id: int) -> Match:
-    match = (Match.objects.select_related("ladder", "replay")
+    match = (Match.objects.select_related("ladder")
              .prefetch_related(Prefetch("participants", queryset=Participant.objects
                                         .select_related("version__bot__owner")
                                         .defer("version__archive", "version__log")
@@ -239,15 +239,3 @@ def match_get(*, match_id: int) -> Match:
     if match is None:
         raise Http404("No such match.")
     return match
-
-
-def final_position(match: Match) -> str | None:
-    """The last position as the engine renders it (text), until the replay viewer lands."""
-    from league.ladders.models import Replay
-    from sandbox.record import MatchRecord
-
-    try:
-        record = match.replay.record()
-    except Replay.DoesNotExist:
-        return None
-    return MatchRecord.from_json(record).replay().render()

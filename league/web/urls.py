@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("ladders/<slug:slug>/", views.ladder, name="ladder"),
     path("matches/<int:match_id>/", views.match, name="match"),
+    path("matches/<int:match_id>/replay.html", views.match_html, name="match-html"),
     path("u/<str:username>/", views.user_page, name="user"),
     path("bots/<int:bot_id>/", bot_views.bot, name="bot"),
     path("bots/<int:bot_id>/retire/", bot_views.bot_retire_view, name="bot-retire"),

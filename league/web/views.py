@@ -7,15 +7,19 @@ from dataclasses import asdict
 
 from django.conf import settings
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 import games
 from league.ladders.models import Ladder
+from league.ladders.replays import NoFrames, match_record, may_read_log, viewer_header
 from league.ladders.selectors import ladder_board, queue_counts
 from league.web import selectors
+from sandbox.html_export import replay_html
 
 BOARD_PAGE = 50
+OPENING_FRAMES = 16
+"""Frames the match page carries, so the viewer draws its first without another request."""
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -54,9 +58,43 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
     players = [(p, p.version is not None and selectors.can_see_private(request.user,
                                                                        p.version.bot))
                for p in the_match.participants.all()]
+    try:
+        header = viewer_header(match=the_match, user=request.user, opening=OPENING_FRAMES)
+        no_replay = ""
+    except NoFrames as error:
+        header, no_replay = None, str(error)
     return render(request, "web/match.html", {
-        "match": the_match, "players": players,
-        "position": selectors.final_position(the_match)})
+        "match": the_match, "players": players, "viewer_header": header,
+        "no_replay": no_replay, "viewer_modules": viewer_modules(header)})
+
+
+def match_html(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The match as one self-contained HTML file (viewer and frames inside), with the logs
+    this reader may see."""
+    the_match = selectors.match_get(match_id=match_id)
+    try:
+        record = match_record(match=the_match)
+    except NoFrames as error:
+        raise Http404(str(error)) from None
+    seats = [p.seat for p in the_match.participants.all() if may_read_log(request.user, p)]
+    response = HttpResponse(replay_html(record, log_seats=seats,
+                                        title=f"Match {the_match.pk}: {the_match.ladder.title}"),
+                            content_type="text/html; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="match-{the_match.pk}-{the_match.ladder.game}.html"')
+    # The file runs its own inline modules when opened from disk; served here it is a
+    # download, never a page of this site.
+    response["Content-Security-Policy"] = "sandbox; default-src 'none'"
+    return response
+
+
+def viewer_modules(header: dict | None) -> list[str]:
+    """The viewer's modules, preloaded by the page so the first frame needs no import chain."""
+    if header is None:
+        return []
+    names = ["boot", "viewer", "frames", "dom", "state", "render", "movelist", "controls",
+             f"games/{header['game']}", "games/common"]
+    return [f"viewer/{name}.js" for name in names]
 
 
 def user_page(request: HttpRequest, username: str) -> HttpResponse:

@@ -56,3 +56,16 @@ BROKEN_CPP = """\
 #include <iostream>
 int main() { this is not C++ }
 """
+
+CHATTY = """\
+import random
+from botlib import log, run
+
+def play(turn):
+    log(f"thinking about turn {turn.number}")
+    move = random.choice(turn.legal_moves)
+    log(f"chose {move} at turn {turn.number}")
+    return move
+
+run(play)
+"""

@@ -156,3 +156,22 @@ def _fresh_cache() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+def viewer_browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
+    """Debian's Chromium for the viewer's browser tests. Make data before asking for it:
+    ORM calls made while Playwright's loop runs open a connection nobody closes."""
+    from league.ladders.replays import SOURCES
+    from tests.browser import chromium
+
+    # Playwright's sync API runs an event loop in this thread; ORM calls made in between
+    # are plain synchronous ones.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    # The live server answers each keep-alive connection of the browser in a thread of its
+    # own; with persistent database connections those threads would hold sessions open
+    # past the test and keep the test database from being dropped.
+    monkeypatch.setitem(connections["default"].settings_dict, "CONN_MAX_AGE", 0)
+    SOURCES.clear()
+    with chromium() as browser:
+        yield browser

@@ -39,6 +39,8 @@ MATRIX: list[tuple[str, str, Any, str]] = [
     ("get", "/api/versions/{private_version}/source/", None, "404 200 404 200"),
     ("get", "/api/matches/{match}/", None, "200 200 200 200"),
     ("get", "/api/matches/{match}/replay/", None, "200 200 200 200"),
+    ("get", "/api/matches/{match}/viewer/", None, "200 200 200 200"),
+    ("get", "/api/matches/{match}/frames/", None, "200 200 200 200"),
     ("get", "/api/matches/?bot={private}", None, "404 200 404 200"),
     ("patch", "/api/bots/{public}/", {"public": False}, "401 200 403 403"),
     ("patch", "/api/bots/{private}/", {"public": True}, "401 200 404 403"),

@@ -28,7 +28,8 @@ from tests.league.api_world import World, make_world
 @pytest.fixture
 def world(db: None) -> Iterator[World]:
     cache.clear()
-    rates = {"anon": "100000/min", "user": "100000/min", "upload": "100000/hour"}
+    rates = {"anon": "100000/min", "user": "100000/min", "upload": "100000/hour",
+             "viewer": "100000/min"}
     with override_settings(API_THROTTLE_RATES=rates):
         yield make_world()
 

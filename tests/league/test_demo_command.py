@@ -4,7 +4,6 @@ new on a second run unless a source changed."""
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -61,12 +60,11 @@ def test_quiet_prints_nothing() -> None:
     assert demo("--quiet") == ("", "")
 
 
-def test_a_changed_source_becomes_a_new_version(tmp_path: Path) -> None:
+def test_a_changed_source_becomes_a_new_version() -> None:
     demo()
     original = next(bot for bot in DEMO_BOTS if bot.filename == "main.py")
-    changed = tmp_path / "main.py"
-    changed.write_bytes(original.read() + b"# a small change\n")
-    bot = DemoBot(original.game, original.name, original.owner, changed)
+    bot = DemoBot(original.game, original.name, original.owner, original.filename,
+                  original.read() + b"# a small change\n")
     owner = User.objects.get(username=original.owner)
     assert demo_bot_upload(bot=bot, owner=owner) == Change.UPDATED
     assert demo_bot_upload(bot=bot, owner=owner) == Change.UNCHANGED

@@ -1,0 +1,76 @@
+"""Publishing a running match's moves as they are played, so its page can show them live.
+
+The referee calls ``on_move`` from its loop; that only appends to a buffer, so a match never
+waits on the database. A thread with its own connection writes the buffer every
+``LEAGUE_LIVE_SECONDS`` (one multi-row insert), and once more when the match ends, before its
+result is written. The database is the one place both setups share (the embedded default has
+no Redis), and readers poll it: ``league.ladders.replays``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db import close_old_connections, connection
+from django.utils import timezone
+
+from league.ladders.models import LiveMove
+from sandbox import MoveRecord
+
+if TYPE_CHECKING:
+    from games import State
+    from league.ladders.running import Claim
+
+log = logging.getLogger(__name__)
+
+
+class LivePublisher:
+    def __init__(self, claim: Claim, interval: float | None = None) -> None:
+        self.claim = claim
+        self.interval = settings.LEAGUE_LIVE_SECONDS if interval is None else interval
+        self._buffer: list[LiveMove] = []
+        self._count = 0
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True,
+                                        name=f"live-{claim.match_id}")
+
+    def on_move(self, _state: State, move: MoveRecord) -> None:
+        with self._lock:
+            self._buffer.append(LiveMove(match_id=self.claim.match_id,
+                                         attempt=self.claim.attempt, number=self._count,
+                                         seat=move.seat, move=move.move, time=move.time,
+                                         played_at=timezone.now()))
+            self._count += 1
+
+    def __enter__(self) -> LivePublisher:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.wait(self.interval):
+                self._flush()
+            self._flush()
+        finally:
+            connection.close()
+
+    def _flush(self) -> None:
+        with self._lock:
+            batch, self._buffer = self._buffer, []
+        if not batch:
+            return
+        try:
+            LiveMove.objects.bulk_create(batch, ignore_conflicts=True)
+        except Exception:  # a blip must not end the match: the moves go out with the next
+            log.exception("match %s: publishing live moves failed", self.claim.match_id)
+            close_old_connections()
+            with self._lock:
+                self._buffer[:0] = batch

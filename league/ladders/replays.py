@@ -1,0 +1,177 @@
+"""Reads for the replay viewer: a match's viewer header and its frames in ranges.
+
+Frames are re-derived by the engine (``sandbox.frames``) from the stored replay, or, while the
+match runs, from the moves its worker publishes (``LiveMove``). A ``FrameSource`` keeps
+checkpoints of a long game, so each process keeps the sources of the matches being watched in
+a small LRU cache: scrubbing a 20,000-move game replays at most a checkpoint's worth of moves
+per range instead of the whole game.
+
+Logs: each bot's lines go only to its owner and staff; everyone else gets none, decided here
+on the server.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import zlib
+from collections import OrderedDict
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.urls import reverse
+
+from league.ladders.models import LiveMove, Match, MatchStatus, Participant, Replay
+from sandbox import MatchRecord, MoveRecord
+from sandbox.frames import SPECTATOR, FrameSource, View
+from sandbox.viewer_data import broken_json
+from sandbox.viewer_data import viewer_header as viewer_header_of
+
+AnyUser = AbstractBaseUser | AnonymousUser
+CACHE_SIZE = 16
+
+
+class NoFrames(Exception):
+    """The match has nothing to show (it failed or was cancelled before a replay)."""
+
+
+Cached = tuple[FrameSource, MatchRecord | None]
+
+
+class _Sources:
+    """Per process: the frame sources (and records) of recently watched matches, least
+    recently watched dropped first."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[Any, ...], Cached] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...]) -> Cached | None:
+        with self._lock:
+            source = self._items.get(key)
+            if source is not None:
+                self._items.move_to_end(key)
+            return source
+
+    def put(self, key: tuple[Any, ...], entry: Cached) -> None:
+        with self._lock:
+            self._items[key] = entry
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+SOURCES = _Sources(CACHE_SIZE)
+
+
+def may_read_log(user: AnyUser, participant: Participant) -> bool:
+    """A bot's log is its owner's and staff's (a built-in player's log is nobody's)."""
+    version = participant.version
+    return bool(version is not None and user.is_authenticated
+                and (user.is_staff or version.bot.owner_id == user.pk))
+
+
+def _live(match: Match) -> bool:
+    return match.status in (MatchStatus.QUEUED, MatchStatus.RUNNING)
+
+
+def _stored(match: Match) -> tuple[FrameSource, MatchRecord] | None:
+    """The stored replay's source and record, read and parsed once per process: a replay
+    never changes, and a long one takes a tenth of a second to decompress and parse."""
+    replay_id = Replay.objects.filter(match=match).values_list("pk", flat=True).first()
+    if replay_id is None:
+        return None
+    key = (match.pk, "replay", replay_id)
+    cached = SOURCES.get(key)
+    if cached is not None:
+        return cached
+    data = Replay.objects.filter(pk=replay_id).values_list("data", flat=True).first()
+    try:
+        record = MatchRecord.from_json(json.loads(zlib.decompress(bytes(data or b""))))
+    except (KeyError, TypeError, ValueError, zlib.error) as error:
+        raise NoFrames(f"the stored replay of match {match.pk} cannot be read ({error!r})"
+                       ) from None
+    entry = (FrameSource.from_record(record), record)
+    SOURCES.put(key, entry)
+    return entry
+
+
+def _live_source(match: Match) -> FrameSource:
+    """The running match's source, extended by the moves published since it was last read."""
+    key = (match.pk, "live", match.attempts)
+    cached = SOURCES.get(key)
+    if cached is None:
+        source = FrameSource(match.ladder.game, match.ladder.options, match.seed, [])
+        SOURCES.put(key, (source, None))
+    else:
+        source = cached[0]
+    first = len(source.moves)
+    rows = (LiveMove.objects.filter(match=match, attempt=match.attempts, number__gte=first)
+            .order_by("number").values_list("number", "seat", "move", "time"))
+    new = []
+    for number, seat, move, time in rows:
+        if number != first + len(new):
+            break  # a gap: the rest arrives with the next flush
+        new.append(MoveRecord(seat, move, time))
+    source.extend(new, first=first)  # another request may have added some meanwhile
+    return source
+
+
+def _load(match: Match) -> tuple[FrameSource, MatchRecord | None]:
+    stored = _stored(match)
+    if stored is not None:
+        return stored
+    if not _live(match):
+        raise NoFrames(f"match {match.pk} has no replay (it is {match.status}"
+                       + (f": {match.detail}" if match.detail else "") + ")")
+    return _live_source(match), None
+
+
+def viewer_header(*, match: Match, user: AnyUser, opening: int = 0) -> dict[str, Any]:
+    """Everything the viewer needs besides frames: game, players, moves, result, the logs
+    ``user`` may read, where to fetch frames and, while the match runs, its status. With
+    ``opening``, the first frames the viewer shows come along (the spectator's, from the
+    start, or the latest of a live match), so a page can draw without a second request."""
+    source, record = _load(match)
+    participants = list(match.participants.all())
+    logs = {}
+    if record is not None:
+        lines = {p.seat: p.log_lines() for p in record.players}
+        logs = {p.seat: lines.get(p.seat, []) for p in participants if may_read_log(user, p)}
+    header = viewer_header_of(
+        source, names={p.seat: p.label for p in participants},
+        owners={p.seat: p.version.bot.owner.username for p in participants if p.version},
+        result=record.result if record is not None else None, logs=logs,
+        log_turns=record is not None and record.version >= 2)
+    if opening:
+        start = max(0, source.total - opening) if _live(match) else 0
+        header["opening"] = {"view": SPECTATOR,
+                             "frames": source.frames(start, start + opening, SPECTATOR)}
+    return {**header, "match": match.pk, "status": match.status,
+            "frames_url": reverse("api:frames", args=[match.pk]),
+            "header_url": reverse("api:viewer", args=[match.pk]),
+            "download_url": reverse("match-html", args=[match.pk]) if record else ""}
+
+
+def viewer_frames(*, match: Match, start: int, stop: int, view: View = SPECTATOR
+                  ) -> dict[str, Any]:
+    """Frames ``start`` to ``stop - 1`` of ``view``; for a running match, also how many
+    frames there are now, so the viewer follows it, and its status, so it knows the end."""
+    source, _ = _load(match)
+    frames = source.frames(start, stop, view)
+    return {"match": match.pk, "status": match.status, "view": view, "start": start,
+            "total": source.total, "frames": frames, "broken": broken_json(source)}
+
+
+def match_record(*, match: Match) -> MatchRecord:
+    """A finished match's record (the self-contained download)."""
+    stored = _stored(match)
+    if stored is None:
+        raise NoFrames(f"match {match.pk} is {match.status}: it has no replay"
+                       + (" yet" if _live(match) else ""))
+    return stored[1]

@@ -1,0 +1,76 @@
+"""Logs at the turn: the referee files each line of a bot's stderr under the turn it was
+written in (record format 2), and records of format 1 still load and replay."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sandbox.channel import LogTail
+from sandbox.frames import FrameSource
+from sandbox.record import RECORD_VERSION, MatchRecord
+from tests.sandbox.conftest import BOTS, FAST, play
+
+VERSION_1 = {  # a record as the referee wrote it before log turns existed
+    "version": 1, "game": "stones", "options": {"size": 5}, "seed": 3, "backend": "process",
+    "limits": {"move_time": 1.0}, "started_at": "2026-11-20T10:00:00+00:00", "duration": 0.5,
+    "players": [
+        {"seat": 0, "name": "first.py", "source": "first.py", "language": "python",
+         "digest": "ab", "started": True, "moves": 2, "time_used": 0.2, "max_move_time": 0.1,
+         "time_bank_left": 0.0, "exit": "exited with code 0", "log": "hello\nworld\n"},
+        {"seat": 1, "name": "builtin:random", "source": "builtin:random", "started": True,
+         "moves": 2, "exit": "exited with code 0", "log": ""}],
+    "moves": [{"seat": 0, "move": "0,0", "time": 0.1}, {"seat": 1, "move": "4,4", "time": 0.1},
+              {"seat": 0, "move": "0,2", "time": 0.1}, {"seat": 1, "move": "2,4", "time": 0.1}],
+    "result": None}
+
+
+@pytest.mark.usefixtures("clean_worker")
+def test_each_line_is_filed_under_the_turn_it_was_written_in() -> None:
+    record = play([str(BOTS / "chatty.py"), "builtin:random"], "process", seed=3)
+    assert record.version == RECORD_VERSION == 2
+    mine = record.players[0]
+    turns = [m_index for m_index, m in enumerate(record.moves) if m.seat == 0]
+    expected = [(t, f"{word} at turn {t}") for t in turns for word in ("thinking", "played")]
+    assert mine.log_lines() == [*expected, (len(record.moves), "game over, bye")]
+    again = MatchRecord.from_json(json.loads(json.dumps(record.to_json())))
+    assert again.players[0].log_lines() == mine.log_lines()
+
+
+@pytest.mark.usefixtures("clean_worker")
+def test_the_last_words_of_a_bot_that_times_out_are_at_the_turn_it_failed() -> None:
+    record = play([str(BOTS / "stalls.py"), "builtin:random"], "process", seed=3,
+                  limits=FAST.with_changes(move_time=0.3))
+    assert record.forfeit is not None and record.forfeit.kind == "timeout"
+    assert record.players[0].log_lines() == [(4, "stuck at turn 4")]
+    assert len(record.moves) == 4
+
+
+def test_a_version_1_record_still_loads_replays_and_has_its_log_without_turns() -> None:
+    record = MatchRecord.from_json(json.loads(json.dumps(VERSION_1)))
+    assert record.version == 1 and record.players[0].log_turns == []
+    assert record.players[0].log_lines() == [(-1, "hello"), (-1, "world")]
+    assert record.replay().history == ["0,0", "4,4", "0,2", "2,4"]
+    source = FrameSource.from_record(record)
+    assert len(source.frames(0, 10)) == 5 and source.verify() is None
+
+
+def test_a_newer_record_with_fields_this_code_does_not_know_still_loads() -> None:
+    data = {**VERSION_1, "version": 3,
+            "players": [{**p, "future": True} for p in VERSION_1["players"]]}
+    assert MatchRecord.from_json(data).players[0].log == "hello\nworld\n"
+
+
+def test_the_log_tail_keeps_the_turn_of_every_line_it_keeps() -> None:
+    tail = LogTail(cap=20)
+    tail.add(b"one\ntw", 0)
+    tail.add(b"o\nthree\n", 1)
+    assert tail.text().split("\n")[:-1] == ["one", "two", "three"]
+    assert tail.turns() == [0, 0, 1]
+    tail.add(b"four\nfive\nsix", 2)  # "one" and "two" fall out of the 20-byte tail
+    lines = tail.text().split("\n")
+    assert lines[0].startswith("[... 7 earlier") and lines[1:] == ["", "three", "four",
+                                                                  "five", "six"]
+    assert tail.turns() == [-1, 1, 1, 2, 2, 2]
+    assert len(tail.marks) == 2  # the marks before the tail are forgotten

@@ -1,0 +1,139 @@
+// Where frames come from. A long game is never fetched whole: the store asks the server for
+// the range (chunk) around the step on screen, keeps what arrived, and reads ahead so
+// playing does not stall. A self-contained file hands every frame over at once instead.
+
+const FIRST = 24;  // the first request of a view is small: its first frame shows sooner
+
+/** Frames fetched from the league's API in ranges, kept by view and step. */
+export class HttpFrames {
+  constructor({ url, chunk, total, onNews, fetchJson = defaultFetch, opening = null }) {
+    this.url = url;
+    this.chunk = chunk;
+    this.total = total;
+    this.onNews = onNews;       // ({total, status, broken, frames}) after each response
+    this.fetchJson = fetchJson;
+    this.frames = new Map();    // view → Map(step → frame)
+    this.inflight = [];         // {view, start, stop}
+    this.failed = null;         // the last error, to say so on screen
+    if (opening) this._keep(opening.view, opening.frames);
+  }
+
+  _view(view) {
+    if (!this.frames.has(view)) this.frames.set(view, new Map());
+    return this.frames.get(view);
+  }
+
+  _keep(view, frames) {
+    const kept = this._view(view);
+    for (const frame of frames) kept.set(frame.step, frame);
+  }
+
+  get(view, step) {
+    const kept = this.frames.get(view);
+    return kept ? kept.get(step) : undefined;
+  }
+
+  _covered(view, step) {
+    return this.inflight.some((r) => r.view === view && r.start <= step && step < r.stop);
+  }
+
+  /**
+   * Make sure the frame of ``step`` is here or on its way; once it is, read ahead: the rest
+   * of its chunk and the next (one request at a time, so a jump is never queued behind).
+   */
+  need(view, step) {
+    if (step >= this.total) return;
+    const kept = this._view(view);
+    if (!kept.has(step)) {
+      if (this._covered(view, step)) return;
+      const start = kept.size ? Math.floor(step / this.chunk) * this.chunk : step;
+      this._load(view, start, start + (kept.size ? this.chunk : FIRST));
+      return;
+    }
+    if (this.inflight.some((r) => r.view === view)) return;
+    const end = Math.min(this.total, step + this.chunk);
+    for (let s = step + 1; s < end; s += 1) {
+      if (!kept.has(s)) {
+        const start = Math.floor(s / this.chunk) * this.chunk;
+        this._load(view, start, start + this.chunk);
+        return;
+      }
+    }
+  }
+
+  /** The furthest step from ``step`` on (looking ``ahead`` at most) whose frames are all
+   *  loaded: playing may go that far without waiting. */
+  readyFrom(view, step, ahead = 256) {
+    const kept = this._view(view);
+    let ready = step;
+    const end = Math.min(this.total - 1, step + ahead);
+    while (ready < end && kept.has(ready + 1)) ready += 1;
+    return ready;
+  }
+
+  /** Frames from ``step`` on may have changed (a live match's last frame at its end). */
+  forgetFrom(step) {
+    for (const kept of this.frames.values()) {
+      for (const key of [...kept.keys()]) if (key >= step) kept.delete(key);
+    }
+  }
+
+  async _load(view, start, stop) {
+    const range = { view, start, stop };
+    this.inflight.push(range);
+    try {
+      const data = await this.fetchJson(
+        `${this.url}?start=${start}&stop=${stop}&view=${encodeURIComponent(view)}`);
+      this._keep(view, data.frames);
+      this.failed = null;
+      this.total = Math.max(this.total, data.total);
+      this.onNews(data);
+    } catch (error) {
+      this.failed = error;
+      this.onNews({ error });
+    } finally {
+      this.inflight = this.inflight.filter((r) => r !== range);
+    }
+  }
+
+  /** A live match: what is new since ``known`` frames (its status, total and new frames). */
+  poll(view, known) {
+    return this._load(view, Math.max(known - 1, 0), known - 1 + this.chunk);
+  }
+}
+
+/** Every frame at hand (a self-contained file): no fetching, nothing to wait for. */
+export class InlineFrames {
+  constructor(framesByView) {
+    this.frames = framesByView;  // {view: [frame, ...]}
+    this.total = (framesByView.spectator || []).length;
+    this.failed = null;
+  }
+
+  get(view, step) {
+    return (this.frames[view] || [])[step];
+  }
+
+  need() {}
+
+  readyFrom(view, step) {
+    return Math.max(step, (this.frames[view] || []).length - 1);
+  }
+
+  forgetFrom() {}
+
+  async poll() {}
+}
+
+async function defaultFetch(url) {
+  const response = await fetch(url, { headers: { Accept: "application/json" },
+    credentials: "same-origin" });
+  if (!response.ok) {
+    let detail = `${response.status} ${response.statusText}`;
+    try {
+      detail = (await response.json()).detail || detail;
+    } catch (_) { /* not JSON: the status says enough */ }
+    throw new Error(detail);
+  }
+  return response.json();
+}

@@ -1,0 +1,86 @@
+// Robots: the field with the player (@), the robots (+) closing in and the scrap (*) they
+// crash into, with the level, score and robots left. Only occupied cells are drawn one by
+// one (a 60 x 60 field is mostly empty); a pattern draws the grid.
+
+import { replaceContent, svg, svgRoot } from "../dom.js";
+
+const CELL = 28;
+const STRIP = 24;
+const COMMANDS = { 7: "up-left", 8: "up", 9: "up-right", 4: "left", 5: "wait", 6: "right",
+  1: "down-left", 2: "down", 3: "down-right", 0: "teleport" };
+
+function player(x, y) {
+  return [
+    svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4, fill: "#2563eb",
+      stroke: "#1e3a8a", "stroke-width": 2 }),
+    svg("circle", { cx: x + CELL * 0.38, cy: y + CELL * 0.42, r: 2, fill: "#fff" }),
+    svg("circle", { cx: x + CELL * 0.62, cy: y + CELL * 0.42, r: 2, fill: "#fff" }),
+  ];
+}
+
+function robot(x, y) {
+  return [
+    svg("rect", { x: x + 4, y: y + 6, width: CELL - 8, height: CELL - 10, rx: 3,
+      fill: "#64748b", stroke: "#334155", "stroke-width": 1.5 }),
+    svg("line", { x1: x + CELL / 2, y1: y + 6, x2: x + CELL / 2, y2: y + 2, stroke: "#334155",
+      "stroke-width": 1.5 }),
+    svg("rect", { x: x + 8, y: y + 11, width: 4, height: 4, fill: "#f87171" }),
+    svg("rect", { x: x + CELL - 12, y: y + 11, width: 4, height: 4, fill: "#f87171" }),
+  ];
+}
+
+function scrap(x, y) {
+  return [
+    svg("path", { d: `M${x + 4} ${y + CELL - 4}L${x + 9} ${y + 8}L${x + 14} ${y + 14}` +
+      `L${x + 19} ${y + 5}L${x + CELL - 4} ${y + CELL - 4}Z`, fill: "#92400e",
+    stroke: "#451a03", "stroke-width": 1.2 }),
+  ];
+}
+
+const DRAW = { "@": player, "+": robot, "*": scrap };
+
+export function draw(target, frame) {
+  const view = frame.view;
+  const width = Math.max(view.cols * CELL, 280);
+  const height = view.rows * CELL + STRIP;
+  const root = svgRoot(width, height, { "aria-label": `Robots field, level ${view.level}`,
+    "data-level": view.level, "data-score": view.score });
+  root.append(svg("text", { x: 2, y: 16, class: "strip", text: `Level ${view.level}` }),
+    svg("text", { x: width / 2, y: 16, class: "strip", "text-anchor": "middle",
+      text: `Score ${view.score}` }),
+    svg("text", { x: width - 2, y: 16, class: "strip", "text-anchor": "end",
+      text: `${view.robots_left} robots left` }));
+  const field = svg("g", { transform: `translate(0 ${STRIP})` });
+  root.append(field);
+  const id = `robots-grid-${Math.random().toString(36).slice(2)}`;
+  const fieldWidth = view.cols * CELL;
+  const fieldHeight = view.rows * CELL;
+  field.append(svg("defs", {}, [svg("pattern", { id, width: CELL, height: CELL,
+    patternUnits: "userSpaceOnUse" }, [svg("path", { d: `M${CELL} 0H0V${CELL}`, fill: "none",
+    stroke: "#dbe3ea", "stroke-width": 1 })])]));
+  field.append(svg("rect", { width: fieldWidth, height: fieldHeight, fill: "#f8fafc" }));
+  field.append(svg("rect", { width: fieldWidth, height: fieldHeight, fill: `url(#${id})`,
+    stroke: "#94a3b8" }));
+  view.board.forEach((line, r) => {
+    for (let c = 0; c < line.length; c += 1) {
+      const ch = line[c];
+      const drawOne = DRAW[ch];
+      if (!drawOne) continue;
+      field.append(svg("g", { class: "cell", "data-row": r, "data-col": c, "data-cell": ch },
+        drawOne(c * CELL, r * CELL)));
+    }
+  });
+  replaceContent(target, root);
+}
+
+export function caption(frame) {
+  const view = frame.view;
+  const end = frame.over && view.result ? ` · ${view.result.detail || view.result.reason}` : "";
+  return `level ${view.level} · score ${view.score} · robots left ${view.robots_left}` +
+    ` · turn ${view.turn}${end}`;
+}
+
+/** A command as the rule sheet names it: "8 (up)". */
+export function moveName(move) {
+  return COMMANDS[move] ? `${move} (${COMMANDS[move]})` : move;
+}

@@ -1,0 +1,279 @@
+// Wizard Duel: the 10 x 20 map with each cell's elements as coloured dots, obstacles with
+// their durability, the wizards with their damage and shields, and what this step's spells
+// did (attacks and what they hit, looks and scans and the cells they saw, walls, blocked
+// moves, heals). A player's view draws only that player's observation: its own map (older
+// knowledge fogged), itself, and where it last saw the opponent.
+
+import { replaceContent, svg, svgRoot } from "../dom.js";
+import { SEAT_COLOURS, axisLabels } from "./common.js";
+
+const CELL = 36;
+const LEFT = 26;
+const TOP = 22;
+const PANEL = 84;
+const ELEMENTS = ["F", "W", "T", "A", "E"];
+const ELEMENT_NAMES = { F: "fire", W: "water", T: "wood", A: "wind", E: "earth" };
+const ELEMENT_COLOURS = { F: "#ef4444", W: "#3b82f6", T: "#16a34a", A: "#67e8f9",
+  E: "#a16207" };
+const DOT_SPOTS = [[0.27, 0.3], [0.5, 0.3], [0.73, 0.3], [0.27, 0.68], [0.5, 0.68],
+  [0.73, 0.68]];
+
+function cellXY(row, col) {
+  return [LEFT + col * CELL, TOP + row * CELL];
+}
+
+function elementDots(code, x, y) {
+  const dots = [];
+  ELEMENTS.forEach((letter, kind) => {
+    for (let i = 0; i < Number(code[kind]); i += 1) dots.push(letter);
+  });
+  if (dots.length > DOT_SPOTS.length) {
+    return [svg("text", { x: x + CELL / 2, y: y + CELL / 2, "text-anchor": "middle",
+      "dominant-baseline": "central", class: "count", text: dots.length })];
+  }
+  return dots.map((letter, i) => svg("circle", { cx: x + DOT_SPOTS[i][0] * CELL,
+    cy: y + DOT_SPOTS[i][1] * CELL, r: 4.2, fill: ELEMENT_COLOURS[letter],
+    stroke: "#0f172a", "stroke-width": 0.6 }));
+}
+
+function mapCells(map, fogAt) {
+  const out = [];
+  map.elements.forEach((line, r) => line.forEach((code, c) => {
+    const [x, y] = cellXY(r, c);
+    const obstacle = Number(map.obstacles[r][c]) || 0;
+    const g = svg("g", { class: "cell", "data-row": r, "data-col": c, "data-elements": code,
+      "data-obstacle": obstacle }, [
+      svg("rect", { x, y, width: CELL, height: CELL, stroke: "#cbd5e1",
+        fill: c < 10 ? "#faf5ff" : "#fff7ed" }),
+    ]);
+    if (obstacle) {
+      g.append(svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 4,
+        fill: obstacle === 2 ? "#334155" : "#64748b" }));
+      g.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2, "text-anchor": "middle",
+        "dominant-baseline": "central", fill: "#fff", class: "count", text: obstacle }));
+    } else {
+      g.append(...elementDots(code, x, y));
+    }
+    const fog = fogAt ? fogAt(r, c) : 0;
+    if (fog > 0) {
+      g.setAttribute("data-fog", fog.toFixed(2));
+      g.append(svg("rect", { x, y, width: CELL, height: CELL, fill: "#94a3b8",
+        opacity: fog }));
+    }
+    out.push(g);
+  }));
+  out.push(svg("line", { x1: LEFT + 10 * CELL, y1: TOP - 4, x2: LEFT + 10 * CELL,
+    y2: TOP + map.elements.length * CELL + 4, stroke: "#0f172a", "stroke-width": 2,
+    "stroke-dasharray": "4 3" }));
+  return out;
+}
+
+function wizard(seat, w, attrs = {}) {
+  const [x, y] = cellXY(w.row, w.col);
+  const cx = x + CELL / 2;
+  const cy = y + CELL / 2;
+  const g = svg("g", { class: "wizard", "data-wizard": seat, "data-row": w.row,
+    "data-col": w.col, "data-damage": w.damage, ...attrs });
+  if (w.shield) {
+    g.append(svg("circle", { cx, cy, r: CELL * 0.5, fill: "none", stroke: "#16a34a",
+      "stroke-width": 3, "stroke-dasharray": "5 3", class: "shield" }));
+  }
+  g.append(svg("circle", { cx, cy, r: CELL * 0.36, fill: SEAT_COLOURS[seat], stroke: "#fff",
+    "stroke-width": 2 }));
+  g.append(svg("path", { d: `M${cx - 7} ${cy - 3}L${cx} ${cy - 16}L${cx + 7} ${cy - 3}Z`,
+    fill: "#fde047", stroke: "#0f172a", "stroke-width": 1 }));
+  g.append(svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", fill: "#fff",
+    "font-weight": 700, "font-size": 12, text: "AB"[seat] }));
+  for (let i = 0; i < w.damage; i += 1) {
+    g.append(svg("circle", { cx: x + 6 + i * 8, cy: y + CELL - 5, r: 3.2, fill: "#dc2626",
+      stroke: "#fff", "stroke-width": 1, class: "damage" }));
+  }
+  return g;
+}
+
+function ghost(seat, seen) {
+  const [x, y] = cellXY(seen.row, seen.col);
+  return svg("g", { class: "sighting", "data-sighting": seat, "data-row": seen.row,
+    "data-col": seen.col }, [
+    svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.36, fill: "none",
+      stroke: SEAT_COLOURS[seat], "stroke-width": 2.5, "stroke-dasharray": "4 3" }),
+    svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 4, "text-anchor": "middle",
+      fill: SEAT_COLOURS[seat], "font-size": 11, text: `t${seen.turn}` }),
+  ]);
+}
+
+function burst(x, y, colour, size) {
+  const cx = x + CELL / 2;
+  const cy = y + CELL / 2;
+  const points = [];
+  for (let i = 0; i < 16; i += 1) {
+    const r = i % 2 ? size * 0.45 : size;
+    const a = (Math.PI * i) / 8;
+    points.push(`${(cx + r * Math.cos(a)).toFixed(1)},${(cy + r * Math.sin(a)).toFixed(1)}`);
+  }
+  return svg("polygon", { points: points.join(" "), fill: colour, opacity: 0.85 });
+}
+
+/** This step's events as marks on the map; ``positions`` says where each wizard stands. */
+function effects(events, positions) {
+  const out = [];
+  for (const e of events) {
+    const mark = { class: "effect", "data-effect": e.kind, "data-seat": e.seat };
+    if (e.kind === "attack" && e.cell) {
+      const [x, y] = cellXY(e.cell[0], e.cell[1]);
+      const colour = { wizard: "#dc2626", shield: "#16a34a", obstacle: "#64748b" }[e.hit]
+        || "#f97316";
+      out.push(svg("g", { ...mark, "data-hit": e.hit, "data-row": e.cell[0],
+        "data-col": e.cell[1] }, [burst(x, y, colour, e.hit === "nothing" ? 11 : 17),
+        svg("title", { text: `${e.spell}: ${e.hit}` })]));
+    } else if ((e.kind === "look" || e.kind === "scan") && e.cells) {
+      const g = svg("g", { ...mark, "data-cells": e.cells.length });
+      for (const [r, c] of e.cells) {
+        const [x, y] = cellXY(r, c);
+        g.append(svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4,
+          fill: "none", stroke: SEAT_COLOURS[e.seat], "stroke-width": 2.5, opacity: 0.9 }));
+      }
+      if (e.opponent) {
+        const [x, y] = cellXY(e.opponent[0], e.opponent[1]);
+        g.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.46,
+          fill: "none", stroke: "#dc2626", "stroke-width": 3, class: "found" }));
+      }
+      out.push(g);
+    } else if (e.kind === "wall" && e.cell) {
+      const [x, y] = cellXY(e.cell[0], e.cell[1]);
+      out.push(svg("g", { ...mark, "data-result": e.result }, [
+        svg("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, fill: "none",
+          stroke: "#a16207", "stroke-width": 4 }),
+        svg("title", { text: `wall: ${e.result}` })]));
+    } else if (e.kind === "blocked" && e.cell) {
+      const [x, y] = cellXY(e.cell[0], e.cell[1]);
+      out.push(svg("path", { ...mark, d: `M${x + 8} ${y + 8}L${x + CELL - 8} ${y + CELL - 8}` +
+        `M${x + CELL - 8} ${y + 8}L${x + 8} ${y + CELL - 8}`, stroke: "#dc2626",
+      "stroke-width": 4, "stroke-linecap": "round" }));
+    } else if ((e.kind === "damaged" || e.kind === "shielded") && positions[e.seat]) {
+      const [x, y] = cellXY(positions[e.seat].row, positions[e.seat].col);
+      out.push(svg("circle", { ...mark, cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.55,
+        fill: "none", stroke: e.kind === "damaged" ? "#dc2626" : "#16a34a",
+        "stroke-width": 4 }));
+    }
+  }
+  return out;
+}
+
+/** Heal and shield leave no event: the move itself says what the caster did. */
+function castMark(move, positions) {
+  const spell = move && /^cast (heal|shield)\b/i.exec(move.move);
+  const where = move && positions[move.seat];
+  if (!spell || !where) return null;
+  const [x, y] = cellXY(where.row, where.col);
+  const heal = spell[1].toLowerCase() === "heal";
+  return svg("g", { class: "effect", "data-effect": spell[1].toLowerCase(),
+    "data-seat": move.seat }, [
+    svg("circle", { cx: x + CELL - 6, cy: y + 6, r: 7, fill: heal ? "#3b82f6" : "#16a34a",
+      stroke: "#fff", "stroke-width": 1.5 }),
+    svg("text", { x: x + CELL - 6, y: y + 6, "text-anchor": "middle",
+      "dominant-baseline": "central", fill: "#fff", "font-size": 11, "font-weight": 700,
+      text: heal ? "+" : "◆" }),
+  ]);
+}
+
+function bag(w, x, y) {
+  const out = [];
+  let at = x;
+  for (const letter of ELEMENTS) {
+    const n = w.elements[letter] || 0;
+    out.push(svg("circle", { cx: at + 6, cy: y - 4, r: 6, fill: ELEMENT_COLOURS[letter],
+      opacity: n ? 1 : 0.25 }, [svg("title", { text: ELEMENT_NAMES[letter] })]));
+    out.push(svg("text", { x: at + 15, y, class: "panel-text", text: n }));
+    at += 34;
+  }
+  return out;
+}
+
+function panel(seat, w, name, x, y, extra) {
+  const g = svg("g", { class: "wizard-panel", "data-seat": seat }, [
+    svg("text", { x, y, class: "panel-title", fill: SEAT_COLOURS[seat], text: name }),
+    svg("text", { x, y: y + 20, class: "panel-text",
+      text: `damage ${w.damage}/3 · shield ${w.shield} · skip ${w.skip} · holds ${w.held}` }),
+    ...bag(w, x, y + 42),
+  ]);
+  if (extra) g.append(svg("text", { x: x + 180, y: y + 42, class: "panel-text", text: extra }));
+  return g;
+}
+
+/** What the dots' colours mean. */
+function legend(y) {
+  const out = [];
+  let x = LEFT;
+  for (const letter of ELEMENTS) {
+    out.push(svg("circle", { cx: x + 5, cy: y - 4, r: 5, fill: ELEMENT_COLOURS[letter],
+      stroke: "#0f172a", "stroke-width": 0.6 }));
+    out.push(svg("text", { x: x + 14, y, class: "panel-text", text: ELEMENT_NAMES[letter] }));
+    x += 70;
+  }
+  out.push(svg("rect", { x: x + 4, y: y - 11, width: 14, height: 14, rx: 3, fill: "#64748b" }));
+  out.push(svg("text", { x: x + 24, y, class: "panel-text", text: "obstacle (durability)" }));
+  return svg("g", { class: "legend" }, out);
+}
+
+function spectatorScene(frame, ctx) {
+  const view = frame.view;
+  const positions = view.wizards.map((w) => (w.row === null ? null : w));
+  // Effects under the wizards, so a wizard that was hit still shows who it is.
+  const parts = [...mapCells(view.map, null), ...effects(frame.events || [], positions)];
+  view.wizards.forEach((w, seat) => {
+    if (w.row !== null) parts.push(wizard(seat, w));
+  });
+  parts.push(castMark(frame.move, positions));
+  const half = LEFT + 10 * CELL;
+  const panels = view.wizards.map((w, seat) => panel(seat, w, ctx.names[seat] ||
+    `player ${seat}`, seat ? half + 8 : LEFT, TOP + 10 * CELL + 26));
+  return [...parts, ...panels];
+}
+
+function playerScene(frame, ctx, seat) {
+  const view = frame.view;
+  const you = view.you;
+  const turn = view.turn;
+  const fog = (r, c) => {
+    const age = turn - view.map.seen[r][c];
+    return age <= 1 ? 0 : Math.min(0.45, 0.05 + age * 0.01);
+  };
+  const positions = { [seat]: you.row === null ? null : you };
+  const parts = [...mapCells(view.map, fog), ...effects(frame.events || [], positions)];
+  if (view.opponent) parts.push(ghost(1 - seat, view.opponent));
+  if (you.row !== null) parts.push(wizard(seat, you));
+  if (frame.move && frame.move.seat === seat) parts.push(castMark(frame.move, positions));
+  const seen = view.opponent ? `opponent last seen at (${view.opponent.row},` +
+    `${view.opponent.col}) on turn ${view.opponent.turn} by ${view.opponent.how}`
+    : "opponent not seen yet";
+  parts.push(panel(seat, you, `${ctx.names[seat] || `player ${seat}`}'s view`, LEFT,
+    TOP + 10 * CELL + 26));
+  parts.push(svg("text", { x: LEFT + 10 * CELL + 8, y: TOP + 10 * CELL + 26,
+    class: "panel-text", text: seen }));
+  return parts;
+}
+
+export function draw(target, frame, ctx) {
+  const rows = frame.view.map.elements.length;
+  const cols = frame.view.map.elements[0].length;
+  const width = LEFT + cols * CELL + 6;
+  const height = TOP + rows * CELL + PANEL + 10;
+  const seat = ctx.view === "spectator" ? null : Number(ctx.view);
+  const root = svgRoot(width, height, { "data-view": ctx.view,
+    "aria-label": seat === null ? "Wizard Duel map, everything" :
+      `Wizard Duel map as player ${seat} knows it` });
+  root.append(...axisLabels({ rows, cols, cell: CELL, left: LEFT, top: TOP }));
+  const scene = seat === null ? spectatorScene(frame, ctx) : playerScene(frame, ctx, seat);
+  root.append(...scene.filter(Boolean), legend(height - 8));
+  replaceContent(target, root);
+}
+
+export function caption(frame, ctx) {
+  const view = frame.view;
+  const who = (s) => ctx.names[s] || `player ${s}`;
+  const clock = view.phase === "place" ? "placing the wizards"
+    : `turn ${view.turn} of ${2 * view.turns_each}`;
+  if (frame.over && view.result) return `${clock} · ${view.result.detail || view.result.reason}`;
+  return `${clock} · ${view.to_move === null ? "over" : `${who(view.to_move)} to move`}`;
+}
