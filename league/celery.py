@@ -12,4 +12,4 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
 
 app = Celery("league")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["league.ladders"])
+app.autodiscover_tasks(["league.ladders", "league.ops"])

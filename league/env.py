@@ -60,6 +60,14 @@ def env_float(name: str, default: float, *, minimum: float | None = None) -> flo
     return number
 
 
+def env_choice(name: str, choices: tuple[str, ...], default: str) -> str:
+    value = env_str(name, default)
+    if value not in choices:
+        raise ImproperlyConfigured(
+            f"{name}={value!r}: expected one of {', '.join(c or '(empty)' for c in choices)}")
+    return value
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     value = _raw(name)
     if value is None or value == "":

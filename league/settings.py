@@ -16,6 +16,7 @@ import dj_database_url
 import viewer
 from league.env import (
     env_bool,
+    env_choice,
     env_float,
     env_int,
     env_list,
@@ -60,6 +61,7 @@ INSTALLED_APPS = [
     "league.ladders",
     "league.web",
     "league.demo",
+    "league.ops",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -133,15 +135,23 @@ STATIC_URL = "static/"
 # The replay viewer's modules sit outside the league (the local runner's --html export reads
 # them too): served under static/viewer/.
 STATICFILES_DIRS = [("viewer", viewer.STATIC)]
-STATIC_ROOT = DATA_DIR / "static"
-STATIC_ROOT.mkdir(exist_ok=True)  # collectstatic's target; WhiteNoise warns when it is missing
+STATIC_ROOT = env_path("STATIC_ROOT", DATA_DIR / "static")
+"""collectstatic's target; the image collects into /app/static at build time."""
+if not STATIC_ROOT.exists():  # WhiteNoise warns when it is missing
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 WHITENOISE_USE_FINDERS = True  # serve app static files without a collectstatic step
 
+LOG_FORMAT = env_choice("LOG_FORMAT", ("plain", "json"), "plain")
+"""``json``: one JSON object per line with the match and attempt as fields (the image's
+default, for a log collector); ``plain`` for people at a terminal."""
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "league.logs.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"django.server": {"level": "WARNING"}},
 }
@@ -149,10 +159,13 @@ LOGGING = {
 # -- Celery ----------------------------------------------------------------------------------
 REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))
 BROKER_DIR = DATA_DIR / "broker"
+LEAGUE_VISIBILITY_TIMEOUT = env_float("LEAGUE_VISIBILITY_TIMEOUT", 6 * 3600.0, minimum=60)
+"""Seconds Redis waits before handing an unacknowledged message to another worker. Longer
+than the longest match (a Blokus Duo game at its limits is ~15 min), or a match still
+playing would be delivered again; its claim would make that harmless, but wasteful."""
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    # Longer than the longest match: a message is only redelivered after this long unacked.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 3600}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": LEAGUE_VISIBILITY_TIMEOUT}
 else:
     for _folder in ("queue", "processed", "control"):
         (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
@@ -163,6 +176,10 @@ else:
         "processed_folder": str(BROKER_DIR / "processed"),
         "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
+        # kombu sleeps this long whenever it cannot take a message, and with one message
+        # prefetched that is after every match: its 1 s default cost each match up to 1 s
+        # (the embedded league ran at half the rate of the same matches played directly).
+        "polling_interval": 0.05,
     }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_IGNORE_RESULT = True
@@ -170,6 +187,11 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A broker that restarts must not stop the matches playing: they write to the database, the
+# truth, and the reaper re-sends what the broker forgot. Retry the broker for ever.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 
@@ -189,6 +211,11 @@ LEAGUE_WORKER_SLOTS = env_int("LEAGUE_WORKER_SLOTS", os.cpu_count() or 1, minimu
 LEAGUE_BACKGROUND_WRITE = env_bool("LEAGUE_BACKGROUND_WRITE", True)
 """Workers write a match's result from a thread and take the next match at once."""
 LEAGUE_VERSION_CACHE = env_path("LEAGUE_VERSION_CACHE", DATA_DIR / "versions")
+LEAGUE_SANDBOX_BACKEND = env_choice("LEAGUE_SANDBOX_BACKEND", ("", "process", "docker"), "")
+"""Unset: each ladder's own backend. A containerised worker sets ``docker`` (bots in
+containers of the host's engine; docs/deploy.md), as bubblewrap cannot run in its container."""
+LEAGUE_WORKER_BEAT_SECONDS = env_float("LEAGUE_WORKER_BEAT_SECONDS", 10.0, minimum=0.5)
+"""How often a worker says it is alive (the status page's "workers alive")."""
 
 CELERY_BEAT_SCHEDULE = {
     "matchmaking": {"task": "league.ladders.tasks.matchmaking_tick",

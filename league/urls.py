@@ -3,6 +3,7 @@ from django.urls import include, path
 
 urlpatterns = [
     path("", include("league.web.urls")),
+    path("", include("league.ops.urls")),
     path("account/", include("league.accounts.urls")),
     path("admin/", admin.site.urls),
     path("api/", include("league.api.urls")),

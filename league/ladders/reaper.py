@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from league.ladders.models import Match, MatchStatus
 from league.ladders.services import match_enqueue
+from league.logs import match_fields
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +54,10 @@ def reaper_tick() -> Reaped:
         Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=resend_before))
         .values_list("pk", flat=True))
     match_enqueue(match_ids=requeued + unclaimed)
-    if requeued or failed or unclaimed:
-        log.warning("reaper: re-queued %s (worker lost), failed %s, re-sent %s",
-                    requeued, failed, unclaimed)
+    for ids, what in ((requeued, "re-queued (its worker stopped answering)"),
+                      (failed, "failed (its worker stopped answering on every attempt)"),
+                      (unclaimed, "re-sent (its message was never claimed)")):
+        for match_id in ids:
+            log.warning("reaper: match %s %s", match_id, what,
+                        extra=match_fields(match_id, outcome=what.split(" ")[0]))
     return Reaped(requeued=requeued, failed=failed, resent=unclaimed)

@@ -27,6 +27,7 @@ from league.ladders.live import LivePublisher
 from league.ladders.models import LiveMove, Match, MatchStatus
 from league.ladders.versions_cache import version_folder
 from league.ladders.writer import WRITER
+from league.logs import match_fields
 from sandbox import BotBuildError, BotPackageError, BotSpec, SandboxError, run_match
 
 log = logging.getLogger(__name__)
@@ -75,7 +76,8 @@ def match_run(*, match_id: int, worker: str | None = None,
         return RunOutcome.SKIPPED
     match = Match.objects.select_related("ladder").get(pk=match_id)
     claim.attempt = match.attempts
-    log.info("match %s attempt %s: claimed", match_id, claim.attempt)
+    log.info("match %s attempt %s: claimed by %s", match_id, claim.attempt, worker_name(),
+             extra=match_fields(match_id, claim.attempt, worker=worker_name()))
     participants = list(match.participants.select_related("version__bot").order_by("seat"))
     try:
         specs = [BotSpec(str(version_folder(p.version)), label=str(p.version))
@@ -84,7 +86,8 @@ def match_run(*, match_id: int, worker: str | None = None,
         with Heartbeat(claim), LivePublisher(claim) as live:
             record = run_match(match.ladder.game, specs, options=match.ladder.options,
                                seed=match.seed, limits=match.ladder.sandbox_limits,
-                               backend=match.ladder.backend, on_move=live.on_move)
+                               backend=settings.LEAGUE_SANDBOX_BACKEND or match.ladder.backend,
+                               on_move=live.on_move)
     except BotPackageError as error:
         if isinstance(error, BotBuildError) or match.kind == "validation":
             return _finish_or_lost(claim, match_finish(claim=claim, record=None, error=error))
@@ -95,9 +98,11 @@ def match_run(*, match_id: int, worker: str | None = None,
 
     def write() -> RunOutcome:
         outcome = _finish_or_lost(claim, match_finish(claim=claim, record=record, error=None))
+        total = (time.perf_counter() - began) * 1000
         log.info("match %s attempt %s: %.0f ms in all: %.0f ms playing, %.0f ms writing",
-                 match_id, claim.attempt, (time.perf_counter() - began) * 1000,
-                 record.duration * 1000, (time.perf_counter() - played) * 1000)
+                 match_id, claim.attempt, total, record.duration * 1000,
+                 (time.perf_counter() - played) * 1000,
+                 extra=match_fields(match_id, claim.attempt, ms=round(total)))
         return outcome
 
     if background_write:
@@ -108,16 +113,19 @@ def match_run(*, match_id: int, worker: str | None = None,
 
 def _finish_or_lost(claim: Claim, written: bool) -> RunOutcome:
     if written:
-        log.info("match %s attempt %s: finished", claim.match_id, claim.attempt)
+        log.info("match %s attempt %s: finished", claim.match_id, claim.attempt,
+                 extra=match_fields(claim.match_id, claim.attempt, outcome="finished"))
         return RunOutcome.FINISHED
     log.warning("match %s attempt %s: claim lost before the result was written; discarded",
-                claim.match_id, claim.attempt)
+                claim.match_id, claim.attempt,
+                extra=match_fields(claim.match_id, claim.attempt, outcome="lost"))
     return RunOutcome.LOST
 
 
 def _infrastructure_failure(claim: Claim, reason: str) -> RunOutcome:
     """Release the claim for another attempt, or end the match as failed after the last."""
-    log.warning("match %s attempt %s: %s", claim.match_id, claim.attempt, reason)
+    log.warning("match %s attempt %s: %s", claim.match_id, claim.attempt, reason,
+                extra=match_fields(claim.match_id, claim.attempt, outcome="infrastructure"))
     mine = Match.objects.filter(pk=claim.match_id, status=MatchStatus.RUNNING,
                                 claim_token=claim.token)
     if claim.attempt >= settings.LEAGUE_MAX_ATTEMPTS:
@@ -158,7 +166,8 @@ class Heartbeat:
                                          status=MatchStatus.RUNNING).update(
                         heartbeat_at=timezone.now())
                 except Exception:  # a blip must not end the match; the next beat retries
-                    log.exception("match %s: heartbeat failed", self.claim.match_id)
+                    log.exception("match %s: heartbeat failed", self.claim.match_id,
+                                  extra=match_fields(self.claim.match_id, self.claim.attempt))
                     close_old_connections()
         finally:
             connection.close()

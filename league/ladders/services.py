@@ -3,6 +3,7 @@ re-running a failed one, and placing a newly validated version on its ladder."""
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Iterable, Sequence
 
@@ -21,6 +22,9 @@ from league.ladders.models import (
     Standing,
 )
 from league.ladders.ratings import Skill, new_version_skill
+from league.logs import match_fields
+
+log = logging.getLogger(__name__)
 
 
 def new_seed() -> int:
@@ -49,6 +53,7 @@ def match_enqueue(*, match_ids: Iterable[int]) -> None:
             enqueued_at=timezone.now())
         if updated:
             run_match_task.delay(match_id)
+            log.info("match %s: enqueued", match_id, extra=match_fields(match_id))
 
 
 def matches_cancel_for_bot(*, bot: Bot, reason: str) -> int:

@@ -4,7 +4,6 @@ from league.web import bot_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("health/", views.health, name="health"),
     path("ladders/<slug:slug>/", views.ladder, name="ladder"),
     path("matches/<int:match_id>/", views.match, name="match"),
     path("matches/<int:match_id>/replay.html", views.match_html, name="match-html"),

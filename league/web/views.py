@@ -99,10 +99,3 @@ def user_page(request: HttpRequest, username: str) -> HttpResponse:
     owner, bots = selectors.user_public_bots(username=username, viewer=request.user)
     return render(request, "web/user.html", {"owner": owner, "bots": bots})
 
-
-def health(request: HttpRequest) -> HttpResponse:
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-    return HttpResponse("ok\n", content_type="text/plain")

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('bots', '0001_initial'),
-        ('ladders', '0002_default_ladders'),
+        ('ladders', '0003_live_moves'),
     ]
 
     operations = [

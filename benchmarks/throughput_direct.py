@@ -1,0 +1,53 @@
+"""The baseline of the throughput benchmark: the same matches run straight through
+``sandbox.run_match``, in 1 or N processes at once, no league around them."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OPTIONS = {"size": 5}
+PACED = """\
+import random, time
+from botlib import run
+
+def play(turn):
+    time.sleep(0.02)  # thinks on the clock, not on a core
+    return random.choice(turn.legal_moves)
+
+run(play)
+"""
+"""A bot whose moves take wall time but almost no CPU: with it the rate measures how well the
+platform runs matches side by side, not how many free cores the machine has."""
+
+
+def bot_source(kind: str) -> bytes:
+    if kind == "paced":
+        return PACED.encode()
+    return (ROOT / "examples" / "stones" / "main.py").read_bytes()
+
+
+def _play(bot: str, backend: str, seeds: list[int], first: int) -> int:
+    from sandbox import BotSpec, Limits, run_match
+
+    specs = [BotSpec(bot, label="a"), BotSpec(bot, label="b")]
+    for i, seed in enumerate(seeds, start=first):
+        run_match("stones", specs if i % 2 == 0 else specs[::-1], options=OPTIONS, seed=seed,
+                  limits=Limits(move_time=1.0, time_bank=2.0), backend=backend)
+    return len(seeds)
+
+
+def direct_seconds(bot: str, backend: str, seeds: list[int], processes: int) -> float:
+    """Wall seconds for every seed's match, split over ``processes`` processes."""
+    shares = [seeds[i::processes] for i in range(processes)]
+    with ProcessPoolExecutor(processes) as pool:
+        for warm in [pool.submit(_play, bot, backend, seeds[:1], 0) for _ in range(processes)]:
+            warm.result()  # imports, the backend, the image: untimed, as in the league
+        start = time.perf_counter()
+        done = sum(f.result() for f in [pool.submit(_play, bot, backend, share, i)
+                                         for i, share in enumerate(shares)])
+        elapsed = time.perf_counter() - start
+    assert done == len(seeds)
+    return elapsed
