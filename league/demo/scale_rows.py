@@ -55,8 +55,8 @@ CRASH_LOG = ('Traceback (most recent call last):\n  File "main.py", line 12, in 
 def rate_pair(first: tuple[float, float], second: tuple[float, float], winner: int | None
               ) -> tuple[tuple[float, float], tuple[float, float]]:
     """``league.ladders.ratings.rate_match`` written out for two players: openskill's
-    Plackett-Luce update with the league's parameters (tau 0, default gamma; on a draw
-    openskill leaves each side's own update), on plain floats, about 4x faster. The scale
+    Plackett-Luce update with the league's parameters (tau 0 and the model's own gamma; on a
+    draw openskill leaves each side's own update), on plain floats, about 4x faster. The scale
     test checks it agrees with ``rate_match``."""
     ranks = (0, 0) if winner is None else ((0, 1) if winner == 0 else (1, 0))
     variances = (first[1] ** 2, second[1] ** 2)
@@ -74,7 +74,7 @@ def rate_pair(first: tuple[float, float], second: tuple[float, float], winner: i
                 delta += p * (1 - p) / tied[q]
                 omega += ((1 - p) if q == i else -p) / tied[q]
         omega *= variance / c
-        delta *= variance / c ** 2 * math.sqrt(variance) / c
+        delta *= variance / c ** 2 * MODEL.gamma(c, 2, mu, variance, [], ranks[i], None)
         out.append((mu + omega, sigma * math.sqrt(max(1 - delta, MODEL.kappa))))
     return out[0], out[1]
 
