@@ -24,10 +24,15 @@ class DemoBot:
     owner: str
     filename: str
     """The single source file's name (main.py, main.js, main.cpp): it sets the language."""
-    source: bytes
+    path: Path
+    """The file read for it, when it is uploaded (not at import: an image may lack examples/)."""
+    fill: tuple[tuple[str, str], ...] = ()
+    """When set, ``path`` is a template and these are its fields."""
 
     def read(self) -> bytes:
-        return self.source
+        if not self.fill:
+            return self.path.read_bytes()
+        return self.path.read_text().format(**dict(self.fill)).encode()
 
 
 def _builtin(game: str, name: str, owner: str, player: str, summary: str,
@@ -38,21 +43,22 @@ def _builtin(game: str, name: str, owner: str, player: str, summary: str,
     lasts hundreds of moves); by default it thinks for half of the move time.
     """
     title = " ".join(word.capitalize() for word in name.split("-"))
-    source = (BOTS / "builtin.py.tmpl").read_text().format(
-        summary=f"{title}: {summary}", player=player,
-        time_limit='start.limits["move_time"]' if time_limit is None else repr(time_limit))
-    return DemoBot(game, name, owner, "main.py", source.encode())
+    fill = {"summary": f"{title}: {summary}", "player": player,
+            "time_limit": ('start.limits["move_time"]' if time_limit is None
+                           else repr(time_limit))}
+    return DemoBot(game, name, owner, "main.py", BOTS / "builtin.py.tmpl",
+                   tuple(fill.items()))
 
 
 def _own(game: str, name: str, owner: str) -> DemoBot:
     """A program of our own: ``bots/<name>.py``."""
-    return DemoBot(game, name, owner, "main.py", (BOTS / f"{name}.py").read_bytes())
+    return DemoBot(game, name, owner, "main.py", BOTS / f"{name}.py")
 
 
 def _starter(game: str, name: str, owner: str, folder: str | None = None,
              entry: str = "main.py") -> DemoBot:
     """A starter bot, read from ``examples/`` so the demo plays what authors copy."""
-    return DemoBot(game, name, owner, entry, (EXAMPLES / (folder or game) / entry).read_bytes())
+    return DemoBot(game, name, owner, entry, EXAMPLES / (folder or game) / entry)
 
 
 MONTE_CARLO = "flat Monte Carlo, random playouts after each move."

@@ -4,6 +4,7 @@ new on a second run unless a source changed."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -60,11 +61,12 @@ def test_quiet_prints_nothing() -> None:
     assert demo("--quiet") == ("", "")
 
 
-def test_a_changed_source_becomes_a_new_version() -> None:
+def test_a_changed_source_becomes_a_new_version(tmp_path: Path) -> None:
     demo()
     original = next(bot for bot in DEMO_BOTS if bot.filename == "main.py")
-    bot = DemoBot(original.game, original.name, original.owner, original.filename,
-                  original.read() + b"# a small change\n")
+    changed = tmp_path / original.filename
+    changed.write_bytes(original.read() + b"# a small change\n")
+    bot = DemoBot(original.game, original.name, original.owner, original.filename, changed)
     owner = User.objects.get(username=original.owner)
     assert demo_bot_upload(bot=bot, owner=owner) == Change.UPDATED
     assert demo_bot_upload(bot=bot, owner=owner) == Change.UNCHANGED
