@@ -88,6 +88,9 @@ def test_a_real_replay_steps_plays_scrubs_and_opens_at_a_step_as_the_engine_draw
     page.wait_for_function("h => window.location.hash === h", arg=f"#step={middle}")
     bar = page.locator(".viewer-scrub").bounding_box()
     page.mouse.click(bar["x"] + bar["width"] * 0.25, bar["y"] + bar["height"] / 2)
+    # the step is drawn on the next animation frame, not at once
+    page.wait_for_function(
+        "m => Number(document.querySelector('#viewer').dataset.step) !== m", arg=middle)
     clicked = step_of(page)
     assert abs(clicked - last / 4) <= max(2, last * 0.05), (clicked, last)
     check(game, frames[clicked], wait_drawn(page, clicked))
