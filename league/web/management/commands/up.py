@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 
 from django.core.management import call_command
@@ -24,6 +25,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, **options: object) -> None:
         say = self.stderr.write
+        # The terminal gets the few lines below and the address; the league's own log lines
+        # (a match enqueued for every demo pairing) belong in var/logs, with the processes'.
+        logging.getLogger("league").setLevel(logging.WARNING)
         say("migrating the database")
         call_command("migrate", verbosity=0)
         if not options["no_demo"]:
