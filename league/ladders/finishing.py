@@ -51,7 +51,7 @@ def match_finish(*, claim: Claim, record: MatchRecord | None,
         if match is None:
             return False
         participants = list(match.participants.select_related("version__bot")
-                            .order_by("seat"))
+                            .defer("version__archive").order_by("seat"))
         if record is not None:
             _write_played(match, participants, record)
         else:

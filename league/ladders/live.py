@@ -2,9 +2,11 @@
 
 The referee calls ``on_move`` from its loop; that only appends to a buffer, so a match never
 waits on the database. A thread with its own connection writes the buffer every
-``LEAGUE_LIVE_SECONDS`` (one multi-row insert), and once more when the match ends, before its
-result is written. The database is the one place both setups share (the embedded default has
-no Redis), and readers poll it: ``league.ladders.replays``.
+``LEAGUE_LIVE_SECONDS`` (one multi-row insert). Moves still buffered when the match ends are
+dropped: its result, written next, brings the replay that replaces every live move, so a match
+shorter than the interval costs no write and no connection at all. The database is the one
+place both setups share (the embedded default has no Redis), and readers poll it:
+``league.ladders.replays``.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ import threading
 from typing import TYPE_CHECKING
 
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import close_old_connections
 from django.utils import timezone
 
 from league.ladders.models import LiveMove
+from league.ladders.periodic import Every
 from sandbox import MoveRecord
 
 if TYPE_CHECKING:
@@ -27,16 +30,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class LivePublisher:
+class LivePublisher(Every):
     def __init__(self, claim: Claim, interval: float | None = None) -> None:
         self.claim = claim
-        self.interval = settings.LEAGUE_LIVE_SECONDS if interval is None else interval
         self._buffer: list[LiveMove] = []
         self._count = 0
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True,
-                                        name=f"live-{claim.match_id}")
+        super().__init__(settings.LEAGUE_LIVE_SECONDS if interval is None else interval,
+                         self._flush, name=f"live-{claim.match_id}")
 
     def on_move(self, _state: State, move: MoveRecord) -> None:
         with self._lock:
@@ -45,22 +46,6 @@ class LivePublisher:
                                          seat=move.seat, move=move.move, time=move.time,
                                          played_at=timezone.now()))
             self._count += 1
-
-    def __enter__(self) -> LivePublisher:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
-
-    def _run(self) -> None:
-        try:
-            while not self._stop.wait(self.interval):
-                self._flush()
-            self._flush()
-        finally:
-            connection.close()
 
     def _flush(self) -> None:
         with self._lock:

@@ -12,19 +12,19 @@ import enum
 import logging
 import os
 import socket
-import threading
 import time
 import uuid
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import close_old_connections
 from django.db.models import F
 from django.utils import timezone
 
 from league.ladders.finishing import match_finish
 from league.ladders.live import LivePublisher
 from league.ladders.models import LiveMove, Match, MatchStatus
+from league.ladders.periodic import Every
 from league.ladders.versions_cache import version_folder
 from league.ladders.writer import WRITER
 from league.logs import match_fields
@@ -78,7 +78,9 @@ def match_run(*, match_id: int, worker: str | None = None,
     claim.attempt = match.attempts
     log.info("match %s attempt %s: claimed by %s", match_id, claim.attempt, worker_name(),
              extra=match_fields(match_id, claim.attempt, worker=worker_name()))
-    participants = list(match.participants.select_related("version__bot").order_by("seat"))
+    # the archive is read only by a worker that has not unpacked this version yet
+    participants = list(match.participants.select_related("version__bot")
+                        .defer("version__archive").order_by("seat"))
     try:
         specs = [BotSpec(str(version_folder(p.version)), label=str(p.version))
                  if p.version_id else BotSpec(f"builtin:{p.builtin}", label=p.builtin)
@@ -140,35 +142,20 @@ def _infrastructure_failure(claim: Claim, reason: str) -> RunOutcome:
     return RunOutcome.RETRY
 
 
-class Heartbeat:
+class Heartbeat(Every):
     """Stamps the claimed row every ``LEAGUE_HEARTBEAT_SECONDS`` while the match plays, from
     a thread with its own connection, so the reaper can tell a live match from a lost one."""
 
     def __init__(self, claim: Claim) -> None:
         self.claim = claim
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._beat, daemon=True,
-                                       name=f"heartbeat-{claim.match_id}")
-
-    def __enter__(self) -> Heartbeat:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop.set()
-        self.thread.join()
+        super().__init__(settings.LEAGUE_HEARTBEAT_SECONDS, self._beat,
+                         name=f"heartbeat-{claim.match_id}")
 
     def _beat(self) -> None:
         try:
-            while not self.stop.wait(settings.LEAGUE_HEARTBEAT_SECONDS):
-                try:
-                    Match.objects.filter(pk=self.claim.match_id, claim_token=self.claim.token,
-                                         status=MatchStatus.RUNNING).update(
-                        heartbeat_at=timezone.now())
-                except Exception:  # a blip must not end the match; the next beat retries
-                    log.exception("match %s: heartbeat failed", self.claim.match_id,
-                                  extra=match_fields(self.claim.match_id, self.claim.attempt))
-                    close_old_connections()
-        finally:
-            connection.close()
-
+            Match.objects.filter(pk=self.claim.match_id, claim_token=self.claim.token,
+                                 status=MatchStatus.RUNNING).update(heartbeat_at=timezone.now())
+        except Exception:  # a blip must not end the match; the next beat retries
+            log.exception("match %s: heartbeat failed", self.claim.match_id,
+                          extra=match_fields(self.claim.match_id, self.claim.attempt))
+            close_old_connections()

@@ -24,6 +24,22 @@ def play(turn):
 run(play)
 """
 
+SLOW_START = """\
+import random, time
+from botlib import run
+
+played = 0
+
+def play(turn):
+    global played
+    played += 1
+    if played <= 20:  # long enough to be watched, then quick to the end
+        time.sleep(0.08)
+    return random.choice(turn.legal_moves)
+
+run(play)
+"""
+
 CRASH = """\
 import sys
 sys.stderr.write("loading my model... oh no\\n")

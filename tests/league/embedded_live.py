@@ -28,11 +28,11 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     alice = User.objects.create_user("alice")
-    slow = active(alice, "slowpoke", source=bots.SLOW)
-    match = Match.objects.create(ladder=Ladder.objects.get(game="stones"), kind="challenge",
+    # 2048, as a game of Stones can end after four moves, before anything is published
+    slow = active(alice, "slowpoke", game="g2048", source=bots.SLOW_START)
+    match = Match.objects.create(ladder=Ladder.objects.get(game="g2048"), kind="challenge",
                                  seed=4)
     Participant.objects.create(match=match, seat=0, version=slow)
-    Participant.objects.create(match=match, seat=1, builtin="random")
     outcome: list[str] = []
 
     def run() -> None:

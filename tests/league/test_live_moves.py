@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import threading
 import time
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
+from django.utils import timezone
 
 from league.ladders.live import LivePublisher
 from league.ladders.models import Ladder, LiveMove, Match, Participant, Replay
 from league.ladders.replays import SOURCES, viewer_frames, viewer_header
-from league.ladders.running import Claim, RunOutcome, match_run
+from league.ladders.running import Claim, Heartbeat, RunOutcome, match_run
 from sandbox import MoveRecord
 from tests.league import bots
 from tests.league.pages import active
@@ -35,16 +37,25 @@ def test_published_moves_appear_within_the_interval_and_in_order(
         live.on_move(None, MoveRecord(0, "L", 0.01))  # type: ignore[arg-type]
     rows = list(LiveMove.objects.filter(match=match).order_by("number")
                 .values_list("attempt", "number", "move"))
-    assert rows == [(1, i, m) for i, m in enumerate("LRUDL")], "the last one on leaving"
+    # the move played just before the end is not written: the replay comes next
+    assert rows == [(1, i, m) for i, m in enumerate("LRUD")]
+
+
+def test_a_match_shorter_than_the_interval_writes_no_live_move(
+        ladders: dict[str, Ladder]) -> None:
+    match = Match.objects.create(ladder=ladders["g2048"], seed=1, status="running", attempts=1)
+    with LivePublisher(Claim(match.pk, "t", attempt=1), interval=60) as live:
+        live.on_move(None, MoveRecord(0, "L", 0.01))  # type: ignore[arg-type]
+    assert not LiveMove.objects.filter(match=match).exists()
 
 
 def test_a_running_match_is_followed_move_by_move_and_becomes_its_replay(
         ladders: dict[str, Ladder], alice: User) -> None:
     SOURCES.clear()
-    slow = active(alice, "slowpoke", source=bots.SLOW)
-    match = Match.objects.create(ladder=ladders["stones"], kind="challenge", seed=4)
+    # 2048, as a game of Stones can end after four moves, before anything is published
+    slow = active(alice, "slowpoke", game="g2048", source=bots.SLOW_START)
+    match = Match.objects.create(ladder=ladders["g2048"], kind="challenge", seed=4)
     Participant.objects.create(match=match, seat=0, version=slow)
-    Participant.objects.create(match=match, seat=1, builtin="random")
     outcome: list[RunOutcome] = []
 
     def run() -> None:
@@ -74,3 +85,23 @@ def test_a_running_match_is_followed_move_by_move_and_becomes_its_replay(
     assert header["status"] == "finished" and header["result"] is not None
     assert header["total"] == match.moves + 1 >= max(grew)
     assert header["logs"] == {"0": []}  # alice's own bot, which wrote nothing
+
+
+def test_the_heartbeat_stamps_the_claimed_row_while_the_match_plays(
+        ladders: dict[str, Ladder], settings) -> None:
+    settings.LEAGUE_HEARTBEAT_SECONDS = 0.05
+    long_ago = timezone.now() - timedelta(hours=1)
+    match = Match.objects.create(ladder=ladders["stones"], seed=1, status="running", attempts=1,
+                                 claim_token="t", heartbeat_at=long_ago)
+    other = Match.objects.create(ladder=ladders["stones"], seed=2, status="running",
+                                 attempts=1, claim_token="someone else's", heartbeat_at=long_ago)
+    with Heartbeat(Claim(match.pk, "t", attempt=1)), Heartbeat(Claim(other.pk, "t", attempt=1)):
+        time.sleep(0.3)
+    match.refresh_from_db()
+    other.refresh_from_db()
+    assert match.heartbeat_at > timezone.now() - timedelta(seconds=1)
+    assert other.heartbeat_at == long_ago, "a claim taken back is not stamped"
+    stamped = match.heartbeat_at
+    time.sleep(0.2)
+    match.refresh_from_db()
+    assert match.heartbeat_at == stamped, "no beat after the block ends"

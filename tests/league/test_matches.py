@@ -193,3 +193,38 @@ def test_a_worker_stopped_gently_finishes_and_writes_its_match_first(
     worker.process.send_signal(signal.SIGTERM)  # warm shutdown: the match plays to its end
     assert worker.process.wait(60) == 0, worker.text()
     assert_rated_once(match, a, b)
+
+
+def _sessions_opened() -> int:
+    """Sessions PostgreSQL has counted on the test database (cumulative statistics)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute("SELECT sessions FROM pg_stat_database WHERE datname = current_database()")
+        return cursor.fetchone()[0]
+
+
+def test_a_worker_keeps_its_database_connection_from_one_match_to_the_next(
+        ladders: dict[str, Ladder], start_worker: Callable[..., Worker]) -> None:
+    """Celery's Django fixup would close it around every task: ~5 ms a match to reconnect."""
+    worker = start_worker(concurrency=1)
+    played = 0
+
+    def play(n: int) -> None:
+        nonlocal played
+        for _ in range(n):
+            match = Match.objects.create(ladder=ladders["stones"], kind="challenge",
+                                         seed=played)
+            Participant.objects.create(match=match, seat=0, builtin="random")
+            Participant.objects.create(match=match, seat=1, builtin="random")
+            run_match_task.delay(match.pk)
+            played += 1
+        wait_matches_done(worker=worker)
+
+    play(2)  # the worker's pool process and its result writer connect once
+    time.sleep(1.5)  # sessions are counted as their statistics reach shared memory
+    before = _sessions_opened()
+    play(8)
+    time.sleep(1.5)
+    assert _sessions_opened() - before <= 2, "a new connection for every match"
