@@ -57,6 +57,7 @@ from benchmarks.ranking_sim import (
     league_ticks,
     play_season,
     rate_damped,
+    rate_plackett_luce,
     rate_with_drift,
     round_robin,
 )
@@ -74,6 +75,8 @@ ROWS = {  # row -> (stream of matches, board that rates them, note); boards shar
                                                         "ours' matches; the first setting"),
     "diagnostic: openskill's default gamma (tau 0)": ("league", "openskill-damped",
                                                       "ours' matches; the second setting"),
+    "diagnostic: Plackett-Luce (tau 0, gamma 1)": ("league", "openskill-pl",
+                                                   "ours' matches; the third setting"),
     "proposal: choose_pairings + Bradley-Terry board": ("league", "bradley-terry",
                                                         "ours' matches"),
     "diagnostic: the previous pairing + openskill": ("nearby", "openskill",
@@ -142,6 +145,7 @@ BOARDS: dict[str, Callable[[list[int]], Board]] = {
     "openskill": OpenSkillBoard,
     "openskill-drift": lambda keys: OpenSkillBoard(keys, rate=rate_with_drift),
     "openskill-damped": lambda keys: OpenSkillBoard(keys, rate=rate_damped),
+    "openskill-pl": lambda keys: OpenSkillBoard(keys, rate=rate_plackett_luce),
     "bradley-terry": BradleyTerryBoard,
 }
 

@@ -22,12 +22,13 @@ import random
 from collections import Counter, deque
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol
 
 from openskill.models import PlackettLuce
 
 from league.ladders.pairing import PLACEMENT_PAIRINGS, Entry, choose_pairings, kendall_tau, pair_key
-from league.ladders.ratings import Skill, new_version_skill, rate_match
+from league.ladders.ratings import MODEL, Skill, new_version_skill, rate_match
 
 Pairing = tuple[int, int]
 Pairer = Callable[[Sequence[Entry], int, random.Random, Counter], list[tuple[Hashable, Hashable]]]
@@ -137,26 +138,13 @@ def _ranked(keys: Sequence[int], score: Callable[[int], float]) -> list[int]:
 RateMatch = Callable[[Skill, Skill, int | None], tuple[Skill, Skill]]
 
 
-def rate_with_drift(first: Skill, second: Skill, winner: int | None) -> tuple[Skill, Skill]:
-    """``rate_match`` with openskill's defaults (skill drift added before every match, sigma's
-    narrowing damped), the league's first setting: a diagnostic of what the changes did."""
-    ranks = [0, 0] if winner is None else ([0, 1] if winner == 0 else [1, 0])
-    [[a], [b]] = _DRIFT.rate([[_DRIFT.rating(mu=first.mu, sigma=first.sigma)],
-                              [_DRIFT.rating(mu=second.mu, sigma=second.sigma)]], ranks=ranks)
-    return Skill(a.mu, a.sigma), Skill(b.mu, b.sigma)
-
-
-_DRIFT = PlackettLuce()
-_DAMPED = PlackettLuce(tau=0.0)
-
-
-def rate_damped(first: Skill, second: Skill, winner: int | None) -> tuple[Skill, Skill]:
-    """``rate_match`` with openskill's default gamma (sigma / c damps how much a game narrows
-    sigma), the league's setting until 2026-11-23 (with tau = 0): a diagnostic."""
-    ranks = [0, 0] if winner is None else ([0, 1] if winner == 0 else [1, 0])
-    [[a], [b]] = _DAMPED.rate([[_DAMPED.rating(mu=first.mu, sigma=first.sigma)],
-                               [_DAMPED.rating(mu=second.mu, sigma=second.sigma)]], ranks=ranks)
-    return Skill(a.mu, a.sigma), Skill(b.mu, b.sigma)
+# Diagnostics: the league's rating step with openskill's other settings, the league's
+# earlier ones. Defaults (drift before every match, sigma's narrowing damped by sigma / c):
+# the first setting; tau 0 with the default gamma: the second; Plackett-Luce with the
+# league's tau 0 and gamma 1: the model until 2026-11-23 (evening).
+rate_with_drift = partial(rate_match, model=PlackettLuce())
+rate_damped = partial(rate_match, model=PlackettLuce(tau=0.0))
+rate_plackett_luce = partial(rate_match, model=PlackettLuce(tau=0.0, gamma=MODEL.gamma))
 
 
 class EloBoard:

@@ -22,6 +22,7 @@ from hashlib import sha256
 from typing import Any
 
 from django.db import models
+from openskill.models.weng_lin import common as weng_lin
 
 from league.demo.scale_games import FORFEITS, PlayedGame, RatedPool, ScoredPool
 from league.demo.scale_world import (
@@ -55,27 +56,26 @@ CRASH_LOG = ('Traceback (most recent call last):\n  File "main.py", line 12, in 
 def rate_pair(first: tuple[float, float], second: tuple[float, float], winner: int | None
               ) -> tuple[tuple[float, float], tuple[float, float]]:
     """``league.ladders.ratings.rate_match`` written out for two players: openskill's
-    Plackett-Luce update with the league's parameters (tau 0 and the model's own gamma; on a
-    draw openskill leaves each side's own update), on plain floats, about 4x faster. The scale
-    test checks it agrees with ``rate_match``."""
-    ranks = (0, 0) if winner is None else ((0, 1) if winner == 0 else (1, 0))
-    variances = (first[1] ** 2, second[1] ** 2)
-    c = math.sqrt(variances[0] + variances[1] + 2 * MODEL.beta ** 2)
-    strengths = (math.exp(first[0] / c), math.exp(second[0] / c))
-    sums = [sum(e for e, r in zip(strengths, ranks, strict=True) if r >= rank)
-            for rank in ranks]
-    tied = [ranks.count(rank) for rank in ranks]
+    Thurstone-Mosteller update with the league's parameters (tau 0, the model's own gamma; on a
+    draw openskill leaves each side's own update), on plain floats, about 6x faster. The
+    scale test checks it agrees with ``rate_match``."""
+    players = (first, second)
+    c = math.sqrt(first[1] ** 2 + second[1] ** 2 + 2 * MODEL.beta ** 2)
+    margin = MODEL.epsilon / c
     out = []
-    for i, ((mu, sigma), variance) in enumerate(zip((first, second), variances, strict=True)):
-        omega = delta = 0.0
-        for q in (0, 1):
-            if ranks[q] <= ranks[i]:
-                p = strengths[i] / sums[q]
-                delta += p * (1 - p) / tied[q]
-                omega += ((1 - p) if q == i else -p) / tied[q]
-        omega *= variance / c
-        delta *= variance / c ** 2 * MODEL.gamma(c, 2, mu, variance, [], ranks[i], None)
-        out.append((mu + omega, sigma * math.sqrt(max(1 - delta, MODEL.kappa))))
+    for i, (mu, sigma) in enumerate(players):
+        variance = sigma * sigma
+        edge = (mu - players[1 - i][0]) / c
+        if winner is None:
+            omega, shrink = weng_lin.vt(edge, margin), weng_lin.wt(edge, margin)
+        elif winner == i:
+            omega, shrink = weng_lin.v(edge, margin), weng_lin.w(edge, margin)
+        else:
+            omega, shrink = -weng_lin.v(-edge, margin), weng_lin.w(-edge, margin)
+        gamma = MODEL.gamma(c, 2, mu, variance, [], 0, None)
+        out.append((mu + variance / c * omega,
+                    sigma * math.sqrt(max(1 - gamma * variance / c ** 2 * shrink,
+                                          MODEL.kappa))))
     return out[0], out[1]
 
 

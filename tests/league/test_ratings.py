@@ -3,22 +3,27 @@
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import pytest
 
 from league.ladders.ratings import START_SIGMA, Skill, mean_interval, rate_match
 
 
-def test_one_game_narrows_sigma_by_the_full_weng_lin_step() -> None:
-    # Two newcomers: c^2 = 2 beta^2 + 2 sigma^2, each side's win chance 1/2, so the variance
-    # shrinks by sigma^2 / c^2 * 1/4 (gamma = 1). openskill's default gamma (sigma / c) would
-    # leave sigma at 8.07 instead of 7.91.
-    beta = 25 / 6
-    c_squared = 2 * beta ** 2 + 2 * START_SIGMA ** 2
-    expected = START_SIGMA * math.sqrt(1 - START_SIGMA ** 2 / c_squared / 4)
+def test_one_game_narrows_sigma_by_the_full_thurstone_mosteller_step() -> None:
+    # Two newcomers: c^2 = 2 beta^2 + 2 sigma^2 and t = epsilon / c (the draw margin); the
+    # winner's variance shrinks by sigma^2 / c^2 * w, w = v (v - t), v = pdf(-t) / cdf(-t)
+    # (Weng and Lin's Thurstone-Mosteller step, gamma = 1): sigma 8.33 -> 7.19. Plackett-Luce
+    # would shrink it by w = 1/4 (7.91), openskill's default gamma less again (8.07).
+    beta, epsilon = 25 / 6, 0.1
+    c = math.sqrt(2 * beta ** 2 + 2 * START_SIGMA ** 2)
+    t = epsilon / c
+    v = NormalDist().pdf(-t) / NormalDist().cdf(-t)
+    expected = START_SIGMA * math.sqrt(1 - START_SIGMA ** 2 / c ** 2 * v * (v - t))
     winner, loser = rate_match(Skill(), Skill(), 0)
-    assert winner.sigma == pytest.approx(expected)
+    assert winner.sigma == pytest.approx(expected) == pytest.approx(7.19, abs=0.01)
     assert loser.sigma == pytest.approx(expected)
+    assert winner.mu - Skill().mu == pytest.approx(START_SIGMA ** 2 / c * v)
     assert winner.mu > Skill().mu > loser.mu
 
 
