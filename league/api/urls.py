@@ -1,5 +1,5 @@
 from django.urls import path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from league.api import errors, views
 
@@ -25,6 +25,9 @@ urlpatterns = [
     path("matches/<int:match_id>/viewer/", views.MatchViewer.as_view(), name="viewer"),
     path("matches/<int:match_id>/frames/", views.MatchFrames.as_view(), name="frames"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    # the split view serves Swagger UI's start-up script as a file: the site's CSP refuses
+    # inline scripts
+    path("docs/", SpectacularSwaggerSplitView.as_view(
+        url_name="api:schema", template_name="api/swagger_ui.html"), name="docs"),
     re_path(r"^.*$", errors.not_found),
 ]
