@@ -136,6 +136,13 @@ class Participant(models.Model):
     def label(self) -> str:
         return str(self.version) if self.version_id else f"builtin:{self.builtin}"
 
+    @property
+    def rating_change(self) -> tuple[float, float] | None:
+        """The board's rating (mu - 3 sigma) before and after this match, if it was rated."""
+        if None in (self.mu_before, self.sigma_before, self.mu_after, self.sigma_after):
+            return None
+        return (self.mu_before - 3 * self.sigma_before, self.mu_after - 3 * self.sigma_after)
+
 
 NO_SCORE = -1e300
 """A scored board's value for a version with no score yet: below any mean, so it is last."""

@@ -4,6 +4,7 @@ from league.web import bot_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon),
     path("ladders/<slug:slug>/", views.ladder, name="ladder"),
     path("matches/<int:match_id>/", views.match, name="match"),
     path("matches/<int:match_id>/replay.html", views.match_html, name="match-html"),

@@ -7,8 +7,9 @@ from dataclasses import asdict
 
 from django.conf import settings
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
+from django.templatetags.static import static
 
 import games
 from league.ladders.models import Ladder, Match, MatchStatus
@@ -21,6 +22,11 @@ from sandbox.html_export import replay_html
 BOARD_PAGE = 50
 OPENING_FRAMES = 16
 """Frames the match page carries, so the viewer draws its first without another request."""
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico on pages that name no icon (JSON, the health check)."""
+    return HttpResponseRedirect(static("web/favicon.svg"))
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -99,6 +99,7 @@ def test_the_match_page_shows_players_result_times_and_the_final_position(
     assert "finished: game-over" in page and "duration 3.00 s" in page
     assert "one v1 alice win" in page and "two v1 bob loss" in page
     assert "400 ms" in page
+    assert "1.0 → 3.5" in page  # the board's rating, mu - 3 sigma: 25 - 3 x 8 → 26 - 3 x 7.5
     assert "player 0 wins" in response.content.decode()  # the engine's own rendering
 
 
@@ -206,3 +207,26 @@ def _file(name: str, content: str):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     return SimpleUploadedFile(name, content.encode())
+
+
+@pytest.mark.django_db
+def test_favicon_ico_leads_to_the_site_icon(client: Client) -> None:
+    response = client.get("/favicon.ico", follow=True)
+    assert response.redirect_chain and response.redirect_chain[0][0].endswith(".svg")
+    assert response.status_code == 200
+
+
+def test_a_trend_too_small_to_show_gets_no_arrow() -> None:
+    from league.web.templatetags.league import trend_class, trend_text
+
+    assert (trend_text(-0.03), trend_class(-0.03)) == ("0.0", "")
+    assert (trend_text(-0.4), trend_class(-0.4)) == ("▼ -0.4", "down")
+    assert (trend_text(2.46), trend_class(2.46)) == ("▲ +2.5", "up")
+    assert (trend_text(None), trend_class(None)) == ("–", "")
+
+
+def test_pages_name_games_as_people_do() -> None:
+    from league.web.templatetags.league import game_title
+
+    assert (game_title("g2048"), game_title("blokus_duo"), game_title("nope")) == (
+        "2048", "Blokus Duo", "nope")

@@ -11,6 +11,8 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.urls import get_script_prefix, reverse
 from django.utils.html import format_html
 
+from games.errors import UnknownGameError
+from games.registry import game_class
 from league.ladders.selectors import BoardRow
 
 register = template.Library()
@@ -90,9 +92,16 @@ def board_bot(row: BoardRow) -> str:
     return format_html("{} <small>v{}</small>", name, row.version)
 
 
+def _shown(trend: float) -> float:
+    """The trend as written (one decimal), so a change too small to show gets no arrow."""
+    return round(trend, 1)
+
+
 @register.filter
 def trend_class(trend: float | None) -> str:
-    return "" if trend is None or trend == 0 else "up" if trend > 0 else "down"
+    if trend is None or _shown(trend) == 0:
+        return ""
+    return "up" if trend > 0 else "down"
 
 
 @register.filter
@@ -101,4 +110,15 @@ def trend_text(trend: float | None) -> str:
     window."""
     if trend is None:
         return "–"
-    return ("▲ +" if trend > 0 else "▼ " if trend < 0 else "") + fixed(trend, 1)
+    if _shown(trend) == 0:
+        return "0.0"
+    return ("▲ +" if trend > 0 else "▼ ") + fixed(trend, 1)
+
+
+@register.filter
+def game_title(game_id: str) -> str:
+    """A game as people name it (``g2048`` → 2048); an unknown id as it is."""
+    try:
+        return game_class(game_id).title
+    except UnknownGameError:
+        return game_id
