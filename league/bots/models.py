@@ -79,4 +79,9 @@ class BotVersion(models.Model):
         ordering = ["bot", "-number"]
 
     def __str__(self) -> str:
-        return f"{self.bot.name} v{self.number}"
+        return version_label(self.bot.name, self.number)
+
+
+def version_label(bot_name: str, number: int) -> str:
+    """How pages, logs and match records name a version."""
+    return f"{bot_name} v{number}"

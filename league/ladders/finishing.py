@@ -29,7 +29,7 @@ from league.ladders.services import standing_place
 from sandbox import BotBuildError, BotPackageError, MatchRecord
 
 if TYPE_CHECKING:
-    from league.ladders.running import Claim
+    from league.ladders.claiming import Claim
 
 LOG_LIMIT = 64 * 1024
 PARTICIPANT_FIELDS = ["outcome", "score", "forfeit", "forfeit_detail", "moves", "time_used",

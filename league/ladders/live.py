@@ -25,7 +25,7 @@ from sandbox import MoveRecord
 
 if TYPE_CHECKING:
     from games import State
-    from league.ladders.running import Claim
+    from league.ladders.claiming import Claim
 
 log = logging.getLogger(__name__)
 

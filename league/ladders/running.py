@@ -13,19 +13,18 @@ import logging
 import os
 import socket
 import time
-import uuid
-from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import close_old_connections
-from django.db.models import F
 from django.utils import timezone
 
+from league.bots.models import BotVersion
+from league.ladders.claiming import Claim, Seat, match_claim
 from league.ladders.finishing import match_finish
 from league.ladders.live import LivePublisher
 from league.ladders.models import LiveMove, Match, MatchStatus
 from league.ladders.periodic import Every
-from league.ladders.versions_cache import version_folder
+from league.ladders.versions_cache import cached_folder
 from league.ladders.writer import WRITER
 from league.logs import match_fields
 from sandbox import BotBuildError, BotPackageError, BotSpec, SandboxError, run_match
@@ -45,25 +44,16 @@ class RunOutcome(enum.StrEnum):
     """Played, but the claim was taken back (the reaper thought this worker dead)."""
 
 
-@dataclass
-class Claim:
-    match_id: int
-    token: str
-    attempt: int = 0
-
-
 def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def match_claim(*, match_id: int, worker: str) -> Claim | None:
-    """``queued → running`` for exactly one caller, however often the task is delivered."""
-    token = uuid.uuid4().hex
-    now = timezone.now()
-    claimed = Match.objects.filter(pk=match_id, status=MatchStatus.QUEUED).update(
-        status=MatchStatus.RUNNING, attempts=F("attempts") + 1, claimed_by=worker[:200],
-        claim_token=token, heartbeat_at=now, started_at=now)
-    return Claim(match_id, token) if claimed == 1 else None
+def seat_spec(seat: Seat) -> BotSpec:
+    if seat.version_id is None:
+        return BotSpec(f"builtin:{seat.builtin}", label=seat.builtin)
+    # the archive is read only by a worker that has not unpacked this version yet
+    folder = cached_folder(seat.sha256, lambda: BotVersion.objects.get(pk=seat.version_id))
+    return BotSpec(str(folder), label=seat.label)
 
 
 def match_run(*, match_id: int, worker: str | None = None,
@@ -71,24 +61,18 @@ def match_run(*, match_id: int, worker: str | None = None,
     """Claim, play and write one match. With ``background_write`` the result is written by
     this process's writer thread and the call returns ``PLAYED`` as soon as play ends."""
     began = time.perf_counter()
-    claim = match_claim(match_id=match_id, worker=worker or worker_name())
-    if claim is None:
+    match = match_claim(match_id=match_id, worker=worker or worker_name())
+    if match is None:
         return RunOutcome.SKIPPED
-    match = Match.objects.select_related("ladder").get(pk=match_id)
-    claim.attempt = match.attempts
+    claim = match.claim
     log.info("match %s attempt %s: claimed by %s", match_id, claim.attempt, worker_name(),
              extra=match_fields(match_id, claim.attempt, worker=worker_name()))
-    # the archive is read only by a worker that has not unpacked this version yet
-    participants = list(match.participants.select_related("version__bot")
-                        .defer("version__archive").order_by("seat"))
     try:
-        specs = [BotSpec(str(version_folder(p.version)), label=str(p.version))
-                 if p.version_id else BotSpec(f"builtin:{p.builtin}", label=p.builtin)
-                 for p in participants]
+        specs = [seat_spec(seat) for seat in match.seats]
         with Heartbeat(claim), LivePublisher(claim) as live:
-            record = run_match(match.ladder.game, specs, options=match.ladder.options,
-                               seed=match.seed, limits=match.ladder.sandbox_limits,
-                               backend=settings.LEAGUE_SANDBOX_BACKEND or match.ladder.backend,
+            record = run_match(match.game, specs, options=match.options, seed=match.seed,
+                               limits=match.limits,
+                               backend=settings.LEAGUE_SANDBOX_BACKEND or match.backend,
                                on_move=live.on_move)
     except BotPackageError as error:
         if isinstance(error, BotBuildError) or match.kind == "validation":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
@@ -15,15 +16,21 @@ from sandbox.packages import BotSpec, unpack
 
 def version_folder(version: BotVersion) -> Path:
     """The unpacked folder of ``version``, unpacking it now if this worker has not yet."""
+    return cached_folder(version.sha256, lambda: version)
+
+
+def cached_folder(sha256: str, version: Callable[[], BotVersion]) -> Path:
+    """The unpacked folder of the version whose archive has this hash; ``version`` is called
+    for the version (and its archive) only if this worker has not unpacked it yet."""
     cache = Path(settings.LEAGUE_VERSION_CACHE)
-    final = cache / version.sha256
+    final = cache / sha256
     if final.is_dir():
         return final
     cache.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".unpack-", dir=cache))
     try:
         archive = staging / "bot.zip"
-        archive.write_bytes(bytes(version.archive))
+        archive.write_bytes(bytes(version().archive))
         unpack(BotSpec(str(archive)), staging / "tree")
         try:
             (staging / "tree").rename(final)  # atomic: another worker may race us here
