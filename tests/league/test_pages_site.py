@@ -30,6 +30,12 @@ def test_the_home_page_shows_ladders_leaders_latest_matches_and_the_queue(
     assert "game-over" in page
 
 
+def test_every_page_leads_to_the_api_docs(client: Client, people: People) -> None:
+    assert 'href="/api/docs/"' in client.get("/ladders/stones/").content.decode()
+    client.force_login(people.alice)
+    assert 'href="/api/docs/"' in client.get("/").content.decode()
+
+
 def test_the_ladder_page_ranks_with_rating_games_record_and_trend(
         client: Client, people: People) -> None:
     one, two = active(people.alice, "one"), active(people.bob, "two")
