@@ -37,8 +37,10 @@ PARTICIPANT_FIELDS = ["outcome", "score", "forfeit", "forfeit_detail", "moves", 
 
 
 def match_finish(*, claim: Claim, record: MatchRecord | None,
-                 error: BotPackageError | None) -> bool:
+                 error: BotPackageError | None, live_moves: bool = True) -> bool:
     """Write the match's end; False (and nothing written) if the claim was taken back.
+    ``live_moves=False`` says no live move of this match was ever published, so there are
+    none to delete (most matches are shorter than the publishing interval).
 
     The claimed row is locked first, so the reaper cannot take the claim back halfway; the
     standings of the match's versions are then locked in one order (by id), so two matches
@@ -63,7 +65,8 @@ def match_finish(*, claim: Claim, record: MatchRecord | None,
             _apply_standings(match, participants)
         for p in participants:  # one or two rows: plain updates beat bulk_update's CASEs
             p.save(update_fields=PARTICIPANT_FIELDS)
-        LiveMove.objects.filter(match=match).delete()  # the replay holds them now
+        if live_moves:
+            LiveMove.objects.filter(match=match).delete()  # the replay holds them now
         match.status = MatchStatus.FINISHED
         match.finished_at = match.heartbeat_at = timezone.now()
         match.save(update_fields=["status", "finished_at", "heartbeat_at", "result", "reason",

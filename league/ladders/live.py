@@ -35,6 +35,8 @@ class LivePublisher(Every):
         self.claim = claim
         self._buffer: list[LiveMove] = []
         self._count = 0
+        self.published = False
+        """Whether any live move may have reached the database."""
         self._lock = threading.Lock()
         super().__init__(settings.LEAGUE_LIVE_SECONDS if interval is None else interval,
                          self._flush, name=f"live-{claim.match_id}")
@@ -52,6 +54,7 @@ class LivePublisher(Every):
             batch, self._buffer = self._buffer, []
         if not batch:
             return
+        self.published = True
         try:
             LiveMove.objects.bulk_create(batch, ignore_conflicts=True)
         except Exception:  # a blip must not end the match: the moves go out with the next

@@ -82,8 +82,12 @@ def match_run(*, match_id: int, worker: str | None = None,
         return _infrastructure_failure(claim, f"{type(error).__name__}: {error}")
     played = time.perf_counter()
 
+    # an earlier attempt may have published moves, this one only if its publisher wrote
+    live_moves = live.published or claim.attempt > 1
+
     def write() -> RunOutcome:
-        outcome = _finish_or_lost(claim, match_finish(claim=claim, record=record, error=None))
+        outcome = _finish_or_lost(claim, match_finish(claim=claim, record=record, error=None,
+                                                      live_moves=live_moves))
         total = (time.perf_counter() - began) * 1000
         log.info("match %s attempt %s: %.0f ms in all: %.0f ms playing, %.0f ms writing",
                  match_id, claim.attempt, total, record.duration * 1000,

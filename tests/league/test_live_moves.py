@@ -37,6 +37,7 @@ def test_published_moves_appear_within_the_interval_and_in_order(
         live.on_move(None, MoveRecord(0, "L", 0.01))  # type: ignore[arg-type]
     rows = list(LiveMove.objects.filter(match=match).order_by("number")
                 .values_list("attempt", "number", "move"))
+    assert live.published
     # the move played just before the end is not written: the replay comes next
     assert rows == [(1, i, m) for i, m in enumerate("LRUD")]
 
@@ -47,6 +48,7 @@ def test_a_match_shorter_than_the_interval_writes_no_live_move(
     with LivePublisher(Claim(match.pk, "t", attempt=1), interval=60) as live:
         live.on_move(None, MoveRecord(0, "L", 0.01))  # type: ignore[arg-type]
     assert not LiveMove.objects.filter(match=match).exists()
+    assert not live.published, "the finish would look for live moves to delete"
 
 
 def test_a_running_match_is_followed_move_by_move_and_becomes_its_replay(
