@@ -18,7 +18,7 @@ from django.db import connection
 from django.utils import timezone
 
 from league.bots.models import Bot, BotVersion, version_label
-from league.ladders.models import Ladder, Match, MatchStatus, Participant
+from league.ladders.models import Ladder, LadderKind, Match, MatchStatus, Participant
 from sandbox import Limits
 
 
@@ -45,6 +45,8 @@ class Assignment:
 
     claim: Claim
     kind: str
+    ladder_id: int
+    rated: bool
     seed: int
     game: str
     options: dict[str, Any]
@@ -60,8 +62,8 @@ def _claim_sql() -> str:
 
 
 def _load_sql() -> str:
-    return (f"SELECT l.game, l.options, l.limits, l.backend, p.seat, p.builtin, v.id, v.sha256, "
-            f"v.number, b.name FROM {Ladder._meta.db_table} l "
+    return (f"SELECT l.game, l.options, l.limits, l.backend, l.kind, p.seat, p.builtin, v.id, "
+            f"v.sha256, v.number, b.name FROM {Ladder._meta.db_table} l "
             f"LEFT JOIN {Participant._meta.db_table} p ON p.match_id = %s "
             f"LEFT JOIN {BotVersion._meta.db_table} v ON v.id = p.version_id "
             f"LEFT JOIN {Bot._meta.db_table} b ON b.id = v.bot_id "
@@ -82,10 +84,11 @@ def match_claim(*, match_id: int, worker: str) -> Assignment | None:
         attempt, kind, seed, ladder_id = claimed
         cursor.execute(_load_sql(), [match_id, ladder_id])
         rows = cursor.fetchall()
-    game, options, limits, backend = rows[0][:4]
+    game, options, limits, backend, ladder_kind = rows[0][:5]
     json_field = Ladder._meta.get_field("options")
     return Assignment(
-        claim=Claim(match_id, token, attempt), kind=kind, seed=seed, game=game,
+        claim=Claim(match_id, token, attempt), kind=kind, ladder_id=ladder_id,
+        rated=ladder_kind == LadderKind.RATED, seed=seed, game=game,
         options=json_field.from_db_value(options, None, connection),
         limits=Limits.from_json(json_field.from_db_value(limits, None, connection)),
         backend=backend,

@@ -1,21 +1,26 @@
 """Writing a played match: participants, replay, standings and a validation's verdict, all
 in one transaction that only the claiming attempt can commit.
 
-Every match of a ladder locks the ladder row first, so two matches finishing together apply
-their rating updates one after the other and neither is lost.
+The rows are computed from the record before the transaction opens, and the transaction
+writes them by key (the match's and the participants' rows are known from the claim), so
+it holds its locks for a few short statements: it runs beside the worker's next match.
+Every match first locks its own row (the claim's guard), then the standings it changes in
+one order (by id), so two matches of a ladder finishing together apply their rating
+updates one after the other and neither is lost.
 """
 
 from __future__ import annotations
 
 import json
 import zlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from league.bots.models import Bot, BotVersion, VersionStatus
 from league.ladders.models import (
+    Ladder,
     LiveMove,
     Match,
     MatchKind,
@@ -29,92 +34,89 @@ from league.ladders.services import standing_place
 from sandbox import BotBuildError, BotPackageError, MatchRecord
 
 if TYPE_CHECKING:
-    from league.ladders.claiming import Claim
+    from league.ladders.claiming import Assignment
 
 LOG_LIMIT = 64 * 1024
-PARTICIPANT_FIELDS = ["outcome", "score", "forfeit", "forfeit_detail", "moves", "time_used",
-                      "exit", "log", "mu_before", "sigma_before", "mu_after", "sigma_after"]
+
+Fields = dict[str, Any]
+"""Columns of one row to update, by field name."""
 
 
-def match_finish(*, claim: Claim, record: MatchRecord | None,
+def match_finish(*, match: Assignment, record: MatchRecord | None,
                  error: BotPackageError | None, live_moves: bool = True) -> bool:
     """Write the match's end; False (and nothing written) if the claim was taken back.
     ``live_moves=False`` says no live move of this match was ever published, so there are
-    none to delete (most matches are shorter than the publishing interval).
-
-    The claimed row is locked first, so the reaper cannot take the claim back halfway; the
-    standings of the match's versions are then locked in one order (by id), so two matches
-    of a ladder finishing together apply their rating updates one after the other.
-    """
+    none to delete (most matches are shorter than the publishing interval)."""
+    if record is not None:
+        ending, seats = _played(record)
+        replay = zlib.compress(json.dumps(record.to_json(), separators=(",", ":")).encode(), 6)
+    else:
+        assert error is not None
+        ending, seats = _unplayable(match, error)
+        replay = None
+    claim = match.claim
     with transaction.atomic():
-        match = (Match.objects.select_for_update(of=("self",)).select_related("ladder")
-                 .filter(pk=claim.match_id, status=MatchStatus.RUNNING,
-                         claim_token=claim.token).first())
-        if match is None:
+        now = timezone.now()
+        # Updating the claimed row first both checks the claim and locks the row, so the
+        # reaper cannot take the claim back halfway.
+        if not Match.objects.filter(pk=claim.match_id, status=MatchStatus.RUNNING,
+                                    claim_token=claim.token).update(
+                status=MatchStatus.FINISHED, finished_at=now, heartbeat_at=now, **ending):
             return False
-        participants = list(match.participants.select_related("version__bot")
-                            .defer("version__archive").order_by("seat"))
-        if record is not None:
-            _write_played(match, participants, record)
-        else:
-            assert error is not None
-            _write_unplayable(match, participants, error)
+        if replay is not None:
+            Replay.objects.create(match_id=claim.match_id, data=replay, format=record.version)
         if match.kind == MatchKind.VALIDATION:
-            _judge_validation(match, participants)
+            _judge_validation(match, seats)
         elif match.kind == MatchKind.LADDER and record is not None:
-            _apply_standings(match, participants)
-        for p in participants:  # one or two rows: plain updates beat bulk_update's CASEs
-            p.save(update_fields=PARTICIPANT_FIELDS)
+            _apply_standings(match, seats, winner=record.result.winner)
+        for seat, fields in enumerate(seats):
+            if fields:
+                Participant.objects.filter(match_id=claim.match_id, seat=seat).update(**fields)
         if live_moves:
-            LiveMove.objects.filter(match=match).delete()  # the replay holds them now
-        match.status = MatchStatus.FINISHED
-        match.finished_at = match.heartbeat_at = timezone.now()
-        match.save(update_fields=["status", "finished_at", "heartbeat_at", "result", "reason",
-                                  "detail", "moves", "duration"])
+            LiveMove.objects.filter(match_id=claim.match_id).delete()  # in the replay now
     return True
 
 
-def _write_played(match: Match, participants: list[Participant], record: MatchRecord) -> None:
+def _played(record: MatchRecord) -> tuple[Fields, list[Fields]]:
+    """The match's columns and each seat's, from its record."""
     result = record.result
     assert result is not None
-    match.result = result.to_json()
-    match.reason = result.reason[:40]
-    match.detail = result.detail
-    match.moves = len(record.moves)
-    match.duration = record.duration
-    for p, player in zip(participants, record.players, strict=True):
-        p.outcome = str(result.outcomes[p.seat]) if result.outcomes else ""
-        p.score = result.scores[p.seat] if p.seat < len(result.scores) else None
-        if result.forfeit is not None and result.forfeit.player == p.seat:
-            p.forfeit, p.forfeit_detail = result.forfeit.kind, result.forfeit.detail
-        p.moves, p.time_used = player.moves, player.time_used
-        p.exit, p.log = player.exit[:80], player.log[-LOG_LIMIT:]
-    data = zlib.compress(json.dumps(record.to_json(), separators=(",", ":")).encode(), 6)
-    Replay.objects.create(match=match, data=data, format=record.version)
+    ending = {"result": result.to_json(), "reason": result.reason[:40],
+              "detail": result.detail, "moves": len(record.moves),
+              "duration": record.duration}
+    seats = []
+    for seat, player in enumerate(record.players):
+        forfeit = result.forfeit if result.forfeit and result.forfeit.player == seat else None
+        seats.append({
+            "outcome": str(result.outcomes[seat]) if result.outcomes else "",
+            "score": result.scores[seat] if seat < len(result.scores) else None,
+            "forfeit": forfeit.kind if forfeit else "",
+            "forfeit_detail": forfeit.detail if forfeit else "",
+            "moves": player.moves, "time_used": player.time_used,
+            "exit": player.exit[:80], "log": player.log[-LOG_LIMIT:]})
+    return ending, seats
 
 
-def _write_unplayable(match: Match, participants: list[Participant],
-                      error: BotPackageError) -> None:
+def _unplayable(match: Assignment, error: BotPackageError) -> tuple[Fields, list[Fields]]:
     """The version could not even start (it does not compile): its seat forfeits."""
     compiled = isinstance(error, BotBuildError)
-    match.reason = "build-error" if compiled else "package-error"
-    match.detail = str(error)
-    for p in participants:
-        if p.version_id:
-            p.forfeit = "compile" if compiled else "package"
-            p.forfeit_detail = str(error)
-            p.log = (error.log if compiled else "")[-LOG_LIMIT:]
+    ending = {"reason": "build-error" if compiled else "package-error", "detail": str(error)}
+    seats = [{"forfeit": "compile" if compiled else "package", "forfeit_detail": str(error),
+              "log": (error.log if compiled else "")[-LOG_LIMIT:]}
+             if seat.version_id else {} for seat in match.seats]
+    return ending, seats
 
 
-def _judge_validation(match: Match, participants: list[Participant]) -> None:
+def _judge_validation(match: Assignment, seats: list[Fields]) -> None:
     """Active if it played without forfeiting (losing is fine); else rejected with why."""
-    candidate = next(p for p in participants if p.version_id)
-    version = BotVersion.objects.select_for_update().get(pk=candidate.version_id)
+    index = next(i for i, seat in enumerate(match.seats) if seat.version_id)
+    candidate = seats[index]
+    version = BotVersion.objects.select_for_update().get(pk=match.seats[index].version_id)
     version.validated_at = timezone.now()
-    version.log = candidate.log
-    if candidate.forfeit:
+    version.log = candidate.get("log", "")
+    if candidate.get("forfeit"):
         version.status = VersionStatus.REJECTED
-        version.reason = f"{candidate.forfeit}: {candidate.forfeit_detail}"[:2000]
+        version.reason = f"{candidate['forfeit']}: {candidate['forfeit_detail']}"[:2000]
         version.save(update_fields=["status", "reason", "log", "validated_at"])
         return
     bot = Bot.objects.select_for_update(of=("self",)).select_related("active_version").get(
@@ -134,49 +136,49 @@ def _judge_validation(match: Match, participants: list[Participant]) -> None:
     version.reason = ""
     version.save(update_fields=["status", "reason", "log", "validated_at"])
     Bot.objects.filter(pk=bot.pk).update(active_version=version)
-    standing = standing_place(ladder=match.ladder, version=version)
-    if not match.ladder.rated and candidate.score is not None:
+    standing = standing_place(ladder=Ladder.objects.get(pk=match.ladder_id), version=version)
+    if not match.rated and candidate.get("score") is not None:
         # The smoke match of a solo ladder is played on its first seed: it counts.
-        _add_score(standing, candidate.score)
+        _add_score(standing, candidate["score"])
 
 
-def _apply_standings(match: Match, participants: list[Participant]) -> None:
-    ladder = match.ladder
+def _apply_standings(match: Assignment, seats: list[Fields], *, winner: int | None) -> None:
+    versions = [seat.version_id for seat in match.seats]
     standings = {s.version_id: s for s in Standing.objects.select_for_update()
-                 .filter(ladder=ladder, version_id__in=[p.version_id for p in participants])
-                 .order_by("pk")}
-    for p in participants:
-        if p.version_id not in standings:
-            standings[p.version_id] = standing_place(ladder=ladder, version=p.version)
-    if ladder.rated:
-        _apply_ratings(participants, standings, match.result or {})
+                 .filter(ladder_id=match.ladder_id, version_id__in=versions).order_by("pk")}
+    for version_id in versions:
+        if version_id not in standings:  # a version that left the board and came back
+            standings[version_id] = standing_place(
+                ladder=Ladder.objects.get(pk=match.ladder_id),
+                version=BotVersion.objects.defer("archive").get(pk=version_id))
+    if match.rated:
+        _apply_ratings(seats, [standings[v] for v in versions], winner)
     else:
-        for p in participants:
-            if p.score is not None:
-                _add_score(standings[p.version_id], p.score)
+        for version_id, seat in zip(versions, seats, strict=True):
+            if seat["score"] is not None:
+                _add_score(standings[version_id], seat["score"])
 
 
-def _apply_ratings(participants: list[Participant], standings: dict[int, Standing],
-                   result: dict) -> None:
-    first, second = (standings[p.version_id] for p in participants)
+def _apply_ratings(seats: list[Fields], standings: list[Standing], winner: int | None) -> None:
+    first, second = standings
     before = (Skill(first.mu, first.sigma), Skill(second.mu, second.sigma))
-    after = rate_match(before[0], before[1], result.get("winner"))
-    for p, standing, old, new in zip(participants, (first, second), before, after, strict=True):
-        p.mu_before, p.sigma_before, p.mu_after, p.sigma_after = (old.mu, old.sigma,
-                                                                  new.mu, new.sigma)
+    after = rate_match(before[0], before[1], winner)
+    for seat, standing, old, new in zip(seats, standings, before, after, strict=True):
+        seat.update(mu_before=old.mu, sigma_before=old.sigma,
+                    mu_after=new.mu, sigma_after=new.sigma)
         standing.mu, standing.sigma = new.mu, new.sigma
         standing.games += 1
-        if p.outcome == "win":
+        if seat["outcome"] == "win":
             standing.wins += 1
-        elif p.outcome == "loss":
+        elif seat["outcome"] == "loss":
             standing.losses += 1
         else:
             standing.draws += 1
-        standing.save()
+        standing.save(update_fields=["mu", "sigma", "games", "wins", "losses", "draws"])
 
 
 def _add_score(standing: Standing, score: float) -> None:
     standing.games += 1
     standing.score_sum += score
     standing.score_sq_sum += score * score
-    standing.save()
+    standing.save(update_fields=["games", "score_sum", "score_sq_sum"])

@@ -76,7 +76,7 @@ def match_run(*, match_id: int, worker: str | None = None,
                                on_move=live.on_move)
     except BotPackageError as error:
         if isinstance(error, BotBuildError) or match.kind == "validation":
-            return _finish_or_lost(claim, match_finish(claim=claim, record=None, error=error))
+            return _finish_or_lost(claim, match_finish(match=match, record=None, error=error))
         return _infrastructure_failure(claim, f"bot package: {error}")
     except (SandboxError, OSError) as error:
         return _infrastructure_failure(claim, f"{type(error).__name__}: {error}")
@@ -86,7 +86,7 @@ def match_run(*, match_id: int, worker: str | None = None,
     live_moves = live.published or claim.attempt > 1
 
     def write() -> RunOutcome:
-        outcome = _finish_or_lost(claim, match_finish(claim=claim, record=record, error=None,
+        outcome = _finish_or_lost(claim, match_finish(match=match, record=record, error=None,
                                                       live_moves=live_moves))
         total = (time.perf_counter() - began) * 1000
         log.info("match %s attempt %s: %.0f ms in all: %.0f ms playing, %.0f ms writing",

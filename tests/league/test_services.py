@@ -160,6 +160,7 @@ def test_the_home_page_shows_ladders_leaders_and_latest_matches(alice: User) -> 
 
 
 def test_a_version_validated_after_a_newer_one_does_not_replace_it(alice: User) -> None:
+    from league.ladders.claiming import match_claim
     from league.ladders.finishing import _judge_validation
 
     old = version_upload(owner=alice, game="stones", name="a", filename="main.py",
@@ -169,8 +170,10 @@ def test_a_version_validated_after_a_newer_one_does_not_replace_it(alice: User) 
     by_version = {p.version_id: p for p in Participant.objects.filter(
         match__kind=MatchKind.VALIDATION, seat=0)}
     for version in (new, old):  # the newer smoke match ends first
-        participant = by_version[version.pk]
-        _judge_validation(participant.match, list(participant.match.participants.all()))
+        claimed = match_claim(match_id=by_version[version.pk].match_id, worker="host:1")
+        assert claimed is not None
+        _judge_validation(claimed, [{"forfeit": "", "log": "", "score": None}
+                                    for _ in claimed.seats])
     new.refresh_from_db()
     old.refresh_from_db()
     assert (new.status, old.status) == ("active", "retired")
