@@ -179,9 +179,10 @@ else:
         # kombu sleeps this long whenever it cannot take a message, and with one message
         # prefetched that is after every match: its 1 s default cost each match up to 1 s
         # (the embedded league ran at half the rate of the same matches played directly);
-        # 50 ms still added ~25 ms to a 180 ms match, 20 ms adds ~10 (a directory listing
-        # 50 times a second when idle: nothing next to a bot's match).
-        "polling_interval": 0.02,
+        # 50 ms still added ~25 ms to a 180 ms match, 20 ms ~20 ms to a 105 ms one, 5 ms
+        # ~8 ms (benchmarks.league_overhead --embedded). Idle, a directory listing 200 times
+        # a second costs a worker ~2 % of a core; the demo keeps it busy anyway.
+        "polling_interval": 0.005,
     }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_IGNORE_RESULT = True
