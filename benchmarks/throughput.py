@@ -3,13 +3,16 @@ deployment and through the embedded default, next to the same matches run direct
 ``sandbox.run_match`` (1 and 2 processes) in the same run; and what PostgreSQL and Redis
 spend per match in the compose deployment.
 
-    .venv/bin/python -m benchmarks.throughput [--matches 24] [--rounds 3] [--bot paced]
+    .venv/bin/python -m benchmarks.throughput [--matches 24] [--rounds 3]
+                                              [--bot paced [--think MS]]
                                               [--skip-compose] [--skip-embedded]
 
 Stones 5x5, two copies of one bot, the same seeds and seats on every path. ``--bot starter``
 (examples/stones) keeps a core busy while it thinks, so on a machine of 2 shared cores the
-rate with 2 processes is bounded by the cores left free; ``--bot paced`` sleeps 20 ms a move,
-so the rate measures how well the platform itself runs matches side by side.
+rate with 2 processes is bounded by the cores left free; ``--bot paced`` sleeps ``--think``
+ms a move (20 by default), so the rate measures how well the platform itself runs matches
+side by side. At 20 ms a match is ~0.1 s of play and starting the two bots' containers costs
+more CPU than the match (~0.25 s of the 2 cores a match on the docker backend).
 
 Compose: workers of one process each (``--scale worker=N``), bots in containers of the host's
 engine, so its baseline is ``run_match`` on the docker backend; embedded: one Celery
@@ -56,7 +59,11 @@ def main() -> None:
                         help="medians over this many rounds (default 3)")
     parser.add_argument("--bot", choices=["starter", "paced"], default="starter",
                         help="starter: examples/stones (busy on a core while it thinks); "
-                             "paced: sleeps 20 ms a move (the platform's parallelism alone)")
+                             "paced: sleeps --think ms a move (the platform's parallelism "
+                             "alone)")
+    parser.add_argument("--think", type=int, default=20, metavar="MS",
+                        help="a paced bot's thinking time per move (default 20 ms: matches of "
+                             "~0.1 s of play, where starting the bots' containers dominates)")
     parser.add_argument("--skip-compose", action="store_true")
     parser.add_argument("--skip-embedded", action="store_true")
     args = parser.parse_args()
@@ -67,13 +74,14 @@ def main() -> None:
     import django
 
     django.setup()
-    source = bot_source(args.bot)
+    source = bot_source(args.bot, args.think)
     bot = data / "bot"
     bot.mkdir()
     (bot / "main.py").write_bytes(source)
     rows: list[str] = []
     load = os.getloadavg()
-    print(f"{args.matches} Stones 5x5 matches per measurement ({args.bot} bots), median of "
+    bots = f"paced bots, {args.think} ms a move" if args.bot == "paced" else "starter bots"
+    print(f"{args.matches} Stones 5x5 matches per measurement ({bots}), median of "
           f"{args.rounds} rounds; "
           f"load average before: "
           f"{load[0]:.2f} on {os.cpu_count()} cores")

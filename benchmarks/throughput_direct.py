@@ -14,7 +14,7 @@ import random, time
 from botlib import run
 
 def play(turn):
-    time.sleep(0.02)  # thinks on the clock, not on a core
+    time.sleep({think})  # thinks on the clock, not on a core
     return random.choice(turn.legal_moves)
 
 run(play)
@@ -23,9 +23,9 @@ run(play)
 platform runs matches side by side, not how many free cores the machine has."""
 
 
-def bot_source(kind: str) -> bytes:
+def bot_source(kind: str, think_ms: int = 20) -> bytes:
     if kind == "paced":
-        return PACED.encode()
+        return PACED.format(think=think_ms / 1000).encode()
     return (ROOT / "examples" / "stones" / "main.py").read_bytes()
 
 
