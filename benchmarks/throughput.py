@@ -12,7 +12,8 @@ Stones 5x5, two copies of one bot, the same seeds and seats on every path. ``--b
 rate with 2 processes is bounded by the cores left free; ``--bot paced`` sleeps ``--think``
 ms a move (20 by default), so the rate measures how well the platform itself runs matches
 side by side. At 20 ms a match is ~0.1 s of play and starting the two bots' containers costs
-more CPU than the match (~0.25 s of the 2 cores a match on the docker backend).
+more CPU than the match (~0.3 s more CPU a match on the docker backend than on the
+process one).
 
 Compose: workers of one process each (``--scale worker=N``), bots in containers of the host's
 engine, so its baseline is ``run_match`` on the docker backend; embedded: one Celery
