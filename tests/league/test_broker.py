@@ -15,6 +15,8 @@ from kombu import Connection
 from league import broker
 
 
+# kombu keeps declared exchanges in its transport class, for the whole process: each test
+# uses its own queue name, or the second would skip writing its binding into its own folder.
 @pytest.fixture
 def connection(tmp_path: Path) -> Iterator[Connection]:
     queue = tmp_path / "queue"
@@ -22,6 +24,7 @@ def connection(tmp_path: Path) -> Iterator[Connection]:
     with Connection("filesystem://localhost/", transport="league.broker:Transport",
                     transport_options={"data_folder_in": str(queue),
                                        "data_folder_out": str(queue),
+                                       "control_folder": str(tmp_path / "control"),
                                        "store_processed": False,
                                        "polling_interval": 0.01}) as conn:
         yield conn
@@ -51,14 +54,14 @@ def test_a_message_is_written_under_a_name_no_consumer_reads_then_renamed(
 
 def test_an_unreadable_message_is_dropped_with_a_log_line_and_the_next_one_delivered(
         connection: Connection, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    queue = connection.SimpleQueue("matches")
+    queue = connection.SimpleQueue("retries")
     # what kombu's own producer leaves visible for an instant: the file, still empty
-    (tmp_path / "queue" / "0_00000000-0000-0000-0000-000000000000.matches.msg").write_bytes(b"")
+    (tmp_path / "queue" / "0_00000000-0000-0000-0000-000000000000.retries.msg").write_bytes(b"")
     queue.put({"match": 18})
 
     with caplog.at_level(logging.ERROR, logger="league.broker"):
         message = queue.get(timeout=2)
     assert message.payload == {"match": 18}
     message.ack()
-    assert "dropped an unreadable message from queue matches" in caplog.text
+    assert "dropped an unreadable message from queue retries" in caplog.text
     queue.close()
