@@ -215,3 +215,49 @@ def test_a_new_docker_backend_sweeps_containers_of_free_slots():
         for container in made:
             with contextlib.suppress(Exception):
                 container.remove(force=True)
+
+
+@pytest.mark.docker
+def test_a_container_stranded_under_the_slots_name_is_replaced_at_launch():
+    """A launch does not look for its slot's leftovers (an engine call per bot); a container
+    a killed referee left under the slot's name shows up as a name conflict and is replaced."""
+    from sandbox.backends.docker import CONTAINER_PREFIX, SLOT_LABEL
+    from sandbox.slots import acquire_slot
+
+    backend = backend_or_skip("docker")
+    probe = acquire_slot()  # the slot the match's first bot will take
+    index = probe.index
+    probe.release()
+    stranded = backend.client.containers.create(
+        backend.image, ["true"], name=f"{CONTAINER_PREFIX}{index}",
+        labels={LABEL: "stranded", SLOT_LABEL: str(index)})
+    try:
+        record = play([str(BOTS / "first.py"), "builtin:random"], "docker")
+        assert record.forfeit is None, record.result
+        ids = {c.id for c in backend.client.containers.list(all=True)}
+        assert stranded.id not in ids
+    finally:
+        with contextlib.suppress(Exception):
+            stranded.remove(force=True)
+    assert_worker_clean()
+
+
+@pytest.mark.docker
+def test_the_docker_bot_is_found_in_the_hosts_cgroups_without_asking_the_engine():
+    """Pausing by signal needs the bot's cgroup and host pid; both come from the container id
+    and /proc, not from an inspect call per bot."""
+    from sandbox.backends.docker import _cgroup_by_id, _namespace_init
+
+    if os.geteuid() != 0:
+        pytest.skip("the host's cgroups of containers are root's")
+    backend = backend_or_skip("docker")
+    container = backend.client.containers.run(backend.image, ["sleep", "30"], detach=True,
+                                              labels={LABEL: "cgroup-probe"})
+    try:
+        cgroup = _cgroup_by_id(container.id)
+        if cgroup is None:
+            pytest.skip("this engine's cgroups are not where docker's drivers put them")
+        container.reload()
+        assert _namespace_init(cgroup.pids()) == container.attrs["State"]["Pid"]
+    finally:
+        container.remove(force=True)
