@@ -58,6 +58,7 @@ from benchmarks.ranking_sim import (
     play_season,
     rate_damped,
     rate_plackett_luce,
+    rate_plain_step,
     rate_with_drift,
     round_robin,
 )
@@ -77,6 +78,8 @@ ROWS = {  # row -> (stream of matches, board that rates them, note); boards shar
                                                       "ours' matches; the second setting"),
     "diagnostic: Plackett-Luce (tau 0, gamma 1)": ("league", "openskill-pl",
                                                    "ours' matches; the third setting"),
+    "diagnostic: Thurstone-Mosteller, gamma 1": ("league", "openskill-plain",
+                                                 "ours' matches; the fourth setting"),
     "proposal: choose_pairings + Bradley-Terry board": ("league", "bradley-terry",
                                                         "ours' matches"),
     "diagnostic: the previous pairing + openskill": ("nearby", "openskill",
@@ -146,6 +149,7 @@ BOARDS: dict[str, Callable[[list[int]], Board]] = {
     "openskill-drift": lambda keys: OpenSkillBoard(keys, rate=rate_with_drift),
     "openskill-damped": lambda keys: OpenSkillBoard(keys, rate=rate_damped),
     "openskill-pl": lambda keys: OpenSkillBoard(keys, rate=rate_plackett_luce),
+    "openskill-plain": lambda keys: OpenSkillBoard(keys, rate=rate_plain_step),
     "bradley-terry": BradleyTerryBoard,
 }
 

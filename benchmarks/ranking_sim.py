@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Protocol
 
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, ThurstoneMostellerFull
 
 from league.ladders.pairing import PLACEMENT_PAIRINGS, Entry, choose_pairings, kendall_tau, pair_key
-from league.ladders.ratings import MODEL, Skill, new_version_skill, rate_match
+from league.ladders.ratings import Skill, new_version_skill, rate_match
 
 Pairing = tuple[int, int]
 Pairer = Callable[[Sequence[Entry], int, random.Random, Counter], list[tuple[Hashable, Hashable]]]
@@ -140,11 +140,17 @@ RateMatch = Callable[[Skill, Skill, int | None], tuple[Skill, Skill]]
 
 # Diagnostics: the league's rating step with openskill's other settings, the league's
 # earlier ones. Defaults (drift before every match, sigma's narrowing damped by sigma / c):
-# the first setting; tau 0 with the default gamma: the second; Plackett-Luce with the
-# league's tau 0 and gamma 1: the model until 2026-11-23 (evening).
+# the first setting; tau 0 with the default gamma: the second; Plackett-Luce with tau 0 and
+# gamma 1: the model until 2026-11-23 (evening); Thurstone-Mosteller with tau 0 and gamma 1:
+# the model until 2026-11-25.
+def _plain_step(*_: object) -> float:
+    return 1.0
+
+
 rate_with_drift = partial(rate_match, model=PlackettLuce())
 rate_damped = partial(rate_match, model=PlackettLuce(tau=0.0))
-rate_plackett_luce = partial(rate_match, model=PlackettLuce(tau=0.0, gamma=MODEL.gamma))
+rate_plackett_luce = partial(rate_match, model=PlackettLuce(tau=0.0, gamma=_plain_step))
+rate_plain_step = partial(rate_match, model=ThurstoneMostellerFull(tau=0.0, gamma=_plain_step))
 
 
 class EloBoard:
