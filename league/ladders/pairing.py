@@ -7,7 +7,8 @@ the board; then a pair of bots near each other in rank, inside a window of rando
 mu apart against their sigmas: the uncertain first), toward the less busy pairs, and pairs that
 met recently weighed down. ``benchmarks.league_ranking`` measured the draw by a wrong order
 settling the board after 0.51x the baseline's matches, against 0.68x for drawing a bot by sigma
-and then an opponent near it (both with the league's Thurstone-Mosteller ratings). Its
+and then an opponent near it (both with Thurstone-Mosteller ratings at gamma 1; 0.44x with the
+league's gamma 1.5). Its
 constants were searched on the simulation: a window of 0.75-3 ranks, a floor of 0.005-0.06, 2-8
 placement pairings and a sharper or flatter weight by the wrong-order chance all did as well or
 worse. Scored ladders: each version plays each of the ladder's seeds once,

@@ -37,7 +37,8 @@ def _variance_step(c: float, k: int, mu: float, sigma_squared: float, team: obje
 # benchmarks.league_ranking, matches until the order settles against the baseline's: 2.7x
 # with openskill's defaults, 1.9x with tau = 0 alone, 0.8x with gamma = 1 too (0.62x with
 # the pairing by wrong-order chance), 0.52x with Thurstone-Mosteller (Plackett-Luce 0.60x
-# in the same run), 0.45x with gamma = 1.5 (1.3: 0.47x; 2: 0.47x; 3: never settles).
+# in the same run), 0.44x with gamma = 1.5 (over 400 seasons 1.3 gave 0.47x, 1.75 0.42x, 2
+# 0.47x with a wider spread, 3 never settled: 1.5 is in the flat of the curve, off its cliff).
 MODEL = ThurstoneMostellerFull(tau=0.0, gamma=_variance_step)
 START_MU: float = MODEL.mu
 START_SIGMA: float = MODEL.sigma
