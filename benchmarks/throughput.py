@@ -122,9 +122,11 @@ def measure(bench: Any, bot: str, backend: str, seeds: list[int], rounds: int
 
 
 def verdict(direct: list[float], league: list[float]) -> str:
-    met = "met" if league[1] / league[0] >= TARGET else "NOT met"
+    ratio = league[1] / league[0]
+    met = "met" if ratio >= TARGET else "NOT met"
+    # three decimals: a ratio just under the target would print as the target at two
     return (f"  {'':<52}league/direct {league[0] / direct[0]:.2f} and "
-            f"{league[1] / direct[1]:.2f}; 2/1 target {TARGET}x: {met}")
+            f"{league[1] / direct[1]:.2f}; 2/1 {ratio:.3f}x, target {TARGET}x: {met}")
 
 
 def embedded_rows(data: Path, bot: str, source: bytes, seeds: list[int], rounds: int
