@@ -14,6 +14,8 @@ from league.ladders.pairing import (
     choose_pairings,
     choose_seed_runs,
     kendall_tau,
+    misorder_chance,
+    worth_a_game,
 )
 from league.ladders.ratings import Skill
 
@@ -53,6 +55,16 @@ def test_nobody_is_starved_and_no_pair_is_hammered() -> None:
     assert set(games) == set(range(10))
     assert min(games.values()) >= 0.5 * max(games.values()), games
     assert max(met.values()) <= 0.15 * sum(met.values()), met.most_common(3)
+
+
+def test_a_tie_the_games_cannot_break_counts_for_less_as_sigma_narrows() -> None:
+    # two bots of one strength stay a coin flip however often they meet; once their sigmas
+    # are narrow another game moves the board little, so the pair stops drawing every pairing
+    fresh, settled = Skill(30, 3.0), Skill(30, 0.5)
+    assert misorder_chance(fresh, fresh) == misorder_chance(settled, settled) == 0.5
+    assert worth_a_game(fresh, fresh) == 0.5
+    assert worth_a_game(settled, settled) < 0.2
+    assert worth_a_game(Skill(30, 0.5), Skill(35, 0.5)) < worth_a_game(settled, settled)
 
 
 def test_opponents_are_mostly_near_in_rank() -> None:
