@@ -4,15 +4,17 @@ simulates whole seasons through it).
 Rated ladders: a new version's placement pairings come first, against opponents spread over
 the board; then a pair of bots near each other in rank, inside a window of random width
 (Halite III's rule), drawn by the chance that the board has them the wrong way round (their
-mu apart against their sigmas: the uncertain first), toward the less busy pairs, and pairs that
+mu apart against their sigmas: the uncertain first; less once both sigmas are narrow, so a tie
+no game can break does not draw every pairing), toward the less busy pairs, and pairs that
 met recently weighed down. ``benchmarks.league_ranking`` measured the draw by a wrong order
-settling the board after 0.51x the baseline's matches, against 0.68x for drawing a bot by sigma
-and then an opponent near it (both with Thurstone-Mosteller ratings at gamma 1; 0.44x with the
-league's gamma 1.5). Its
-constants were searched on the simulation: a window of 0.75-3 ranks, a floor of 0.005-0.06, 2-8
-placement pairings and a sharper or flatter weight by the wrong-order chance all did as well or
-worse. Scored ladders: each version plays each of the ladder's seeds once,
-those with the fewest seeds played first.
+settling the board after 0.51x the baseline's matches, against 0.68x for drawing a bot by
+sigma and then an opponent near it (both with Thurstone-Mosteller ratings at gamma 1; 0.44x
+with the league's gamma 1.5). Its constants were searched on the simulation: a window of
+0.75-3 ranks, a floor of 0.005-0.06, 2-8 placement pairings and a sharper or flatter weight by
+the wrong-order chance all did as well or worse.
+
+Scored ladders: each version plays each of the ladder's seeds once, those with the fewest
+seeds played first.
 """
 
 from __future__ import annotations
