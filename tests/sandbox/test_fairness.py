@@ -42,4 +42,6 @@ def test_the_idle_bot_cannot_steal_the_thinkers_time(backend: str) -> None:
 
 @pytest.mark.slow
 def test_without_pausing_the_spinner_does_steal_time() -> None:
-    assert slowdown("bare") > 2.5  # measured 4.0, idle or beside six busy processes
+    # Measured 4.0 idle or beside six busy processes, once 2.2 in a CI run on a busier
+    # machine; an unstolen thinker measures ~1, and the paused backends must stay under 1.5.
+    assert slowdown("bare") > 2.0
