@@ -28,11 +28,15 @@ def thinker_time(opponent: str, backend: str) -> float:
     return statistics.median(times)
 
 
-def slowdown(backend: str) -> float:
-    """Best of three runs each way: other jobs on the machine only ever add time."""
-    quiet = min(thinker_time("first.py", backend) for _ in range(3))
-    noisy = min(thinker_time("spinner.py", backend) for _ in range(3))
-    return noisy / quiet
+def slowdown(backend: str, rounds: int = 4) -> float:
+    """Best of a few runs each way: other jobs on the machine only ever add time. The runs
+    alternate, so load that comes and goes during the test falls on both sides alike (three
+    quiet runs and then three noisy ones once measured 1.6x in a CI run; 0.8-1.2 otherwise)."""
+    quiet, noisy = [], []
+    for _ in range(rounds):
+        quiet.append(thinker_time("first.py", backend))
+        noisy.append(thinker_time("spinner.py", backend))
+    return min(noisy) / min(quiet)
 
 
 def test_the_idle_bot_cannot_steal_the_thinkers_time(backend: str) -> None:
