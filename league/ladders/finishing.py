@@ -6,7 +6,8 @@ writes them by key (the match's and the participants' rows are known from the cl
 it holds its locks for a few short statements: it runs beside the worker's next match.
 Every match first locks its own row (the claim's guard), then the standings it changes in
 one order (by id), so two matches of a ladder finishing together apply their rating
-updates one after the other and neither is lost.
+updates one after the other and neither is lost; ``finished_at`` is stamped once they are
+held, so it tells that order.
 """
 
 from __future__ import annotations
@@ -69,6 +70,10 @@ def match_finish(*, match: Assignment, record: MatchRecord | None,
             _judge_validation(match, seats)
         elif match.kind == MatchKind.LADDER and record is not None:
             _apply_standings(match, seats, winner=record.result.winner)
+            # Stamped again now that the standings are locked: a match that waited for them
+            # finishes after the one holding them, so ordering by finished_at replays the
+            # ratings in the order they were applied (the history charts and the books).
+            Match.objects.filter(pk=claim.match_id).update(finished_at=timezone.now())
         for seat, fields in enumerate(seats):
             if fields:
                 Participant.objects.filter(match_id=claim.match_id, seat=seat).update(**fields)
