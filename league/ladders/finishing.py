@@ -17,6 +17,7 @@ import zlib
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
+from django.db.models.functions import Now
 from django.utils import timezone
 
 from league.bots.models import Bot, BotVersion, VersionStatus
@@ -72,8 +73,9 @@ def match_finish(*, match: Assignment, record: MatchRecord | None,
             _apply_standings(match, seats, winner=record.result.winner)
             # Stamped again now that the standings are locked: a match that waited for them
             # finishes after the one holding them, so ordering by finished_at replays the
-            # ratings in the order they were applied (the history charts and the books).
-            Match.objects.filter(pk=claim.match_id).update(finished_at=timezone.now())
+            # ratings in the order they were applied (the history charts and the books). The
+            # database's clock, as workers on other machines may be a little off.
+            Match.objects.filter(pk=claim.match_id).update(finished_at=Now())
         for seat, fields in enumerate(seats):
             if fields:
                 Participant.objects.filter(match_id=claim.match_id, seat=seat).update(**fields)
