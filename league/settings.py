@@ -233,9 +233,6 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # -- Uploads and the REST API ----------------------------------------------------------------
-UPLOAD_MAX_BYTES = 10 * 1024 * 1024 + 256 * 1024
-"""A request body larger than this (a 10 MiB bot and the form around it) is refused with 413
-from its Content-Length, before Django reads any of it."""
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 """Uploaded files above this go to a temporary file while the request is read."""
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024

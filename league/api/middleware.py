@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-MIB = 1024 * 1024
+from league.bots.services import UPLOAD_LIMITS, UPLOAD_MAX_BODY
+from sandbox.archive import MIB
 
 
 class UploadSizeMiddleware:
@@ -22,9 +22,9 @@ class UploadSizeMiddleware:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             length = 0
-        limit = settings.UPLOAD_MAX_BYTES
-        if length > limit:
-            message = (f"the request is {length / MIB:.1f} MiB; a bot may be at most 10 MiB "
+        if length > UPLOAD_MAX_BODY:
+            message = (f"the request is {length / MIB:.1f} MiB; a bot may be at most "
+                       f"{UPLOAD_LIMITS.max_archive // MIB} MiB "
                        "(zip it without build outputs, data or .git)")
             # the server closes the connection on the unread body
             return JsonResponse({"detail": message}, status=413)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -40,9 +39,17 @@ from league.api.throttling import (
     ViewerUserThrottle,
 )
 from league.bots.models import Bot
-from league.bots.services import UploadError, bot_retire, bot_set_public, version_upload
+from league.bots.services import (
+    UPLOAD_LIMITS,
+    UPLOAD_MAX_BODY,
+    UploadError,
+    bot_retire,
+    bot_set_public,
+    version_upload,
+)
 from league.ladders.replays import NoFrames, viewer_frames, viewer_header
 from league.ladders.selectors import Board
+from sandbox.archive import MIB
 from sandbox.frames import CHUNK, MAX_RANGE, parse_view
 
 
@@ -155,9 +162,9 @@ class VersionUpload(APIView):
         form = UploadSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         upload = form.validated_data["file"]
-        if upload.size > settings.UPLOAD_MAX_BYTES:
+        if upload.size > UPLOAD_MAX_BODY:
             raise PayloadTooLarge(f"{upload.name!r} is {upload.size} bytes; a bot may be at "
-                                  "most 10 MiB")
+                                  f"most {UPLOAD_LIMITS.max_archive // MIB} MiB")
         try:
             version = version_upload(owner=request.user, game=form.validated_data["game"],
                                      name=form.validated_data["name"], filename=upload.name,

@@ -18,6 +18,9 @@ from sandbox.archive import MIB, PackageLimits, package_upload
 
 UPLOAD_LIMITS = PackageLimits(max_archive=10 * MIB, max_entries=1000, max_unpacked=50 * MIB,
                               max_ratio=100)
+UPLOAD_MAX_BODY = UPLOAD_LIMITS.max_archive + 256 * 1024
+"""The largest request body an upload may come in: the archive cap plus room for the form's
+other fields and the multipart framing. Pages and API refuse a larger one before reading it."""
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 
 

@@ -8,10 +8,7 @@ from typing import Any
 from django.core.files.uploadhandler import MemoryFileUploadHandler, StopUpload
 from django.http import HttpRequest
 
-from league.bots.services import UPLOAD_LIMITS
-
-MAX_BODY = UPLOAD_LIMITS.max_archive + 64 * 1024
-"""The archive cap plus room for the form's other fields and multipart framing."""
+from league.bots.services import UPLOAD_MAX_BODY as MAX_BODY
 
 
 class CappedUploadHandler(MemoryFileUploadHandler):
