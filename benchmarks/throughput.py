@@ -110,12 +110,13 @@ def measure(bench: Any, bot: str, backend: str, seeds: list[int], rounds: int
         for processes in (1, 2):
             bench.scale(processes)
             bench.run(warm_up(processes))
-            direct[processes].append(per_minute(n, direct_seconds(bot, backend, seeds,
-                                                                  processes)))
+            seconds, cpu = direct_seconds(bot, backend, seeds, processes)
+            direct[processes].append(per_minute(n, seconds))
             seconds, costs[processes] = bench.run_costed(seeds)
             league[processes].append(per_minute(n, seconds))
             print(f"  round {len(league[processes])}, {processes} process(es): direct "
-                  f"{direct[processes][-1]:.1f}, league {league[processes][-1]:.1f} per min; "
+                  f"{direct[processes][-1]:.1f} per min ({cpu / n * 1000:.0f} ms of machine "
+                  f"CPU a match), league {league[processes][-1]:.1f} per min; "
                   f"load {os.getloadavg()[0]:.2f}", flush=True)
     return ([statistics.median(direct[p]) for p in (1, 2)],
             [statistics.median(league[p]) for p in (1, 2)], [costs[1], costs[2]])
