@@ -4,10 +4,10 @@ in one transaction that only the claiming attempt can commit.
 The rows are computed from the record before the transaction opens, and the transaction
 writes them by key (the match's and the participants' rows are known from the claim), so
 it holds its locks for a few short statements: it runs beside the worker's next match.
-Every match first locks its own row (the claim's guard), then the standings it changes in
-one order (by id), so two matches of a ladder finishing together apply their rating
-updates one after the other and neither is lost; ``finished_at`` is stamped once they are
-held, so it tells that order.
+A ladder match first locks the standings it changes, in one order (by id), then its own row
+(the claim's guard), so two matches of a ladder finishing together apply their rating
+updates one after the other and neither is lost, and ``finished_at``, stamped with the
+guard, tells that order.
 """
 
 from __future__ import annotations
@@ -57,25 +57,26 @@ def match_finish(*, match: Assignment, record: MatchRecord | None,
         ending, seats = _unplayable(match, error)
         replay = None
     claim = match.claim
+    ladder = match.kind == MatchKind.LADDER and record is not None
     with transaction.atomic():
-        now = timezone.now()
-        # Updating the claimed row first both checks the claim and locks the row, so the
-        # reaper cannot take the claim back halfway.
+        # A ladder match locks the standings it changes before it stamps its row, so one
+        # that waited for them finishes after the one that held them: ordered by finished_at,
+        # ratings replay in the order they were applied (the history charts, the books).
+        standings = _lock_standings(match) if ladder else {}
+        # Updating the claimed row both checks the claim and locks the row, so the reaper
+        # cannot take the claim back halfway. The database's clock, as workers on other
+        # machines may be a little off.
         if not Match.objects.filter(pk=claim.match_id, status=MatchStatus.RUNNING,
                                     claim_token=claim.token).update(
-                status=MatchStatus.FINISHED, finished_at=now, heartbeat_at=now, **ending):
+                status=MatchStatus.FINISHED, finished_at=Now(), heartbeat_at=Now(), **ending):
+            transaction.set_rollback(True)  # a standing placed above is not this attempt's
             return False
         if replay is not None:
             Replay.objects.create(match_id=claim.match_id, data=replay, format=record.version)
         if match.kind == MatchKind.VALIDATION:
             _judge_validation(match, seats)
-        elif match.kind == MatchKind.LADDER and record is not None:
-            _apply_standings(match, seats, winner=record.result.winner)
-            # Stamped again now that the standings are locked: a match that waited for them
-            # finishes after the one holding them, so ordering by finished_at replays the
-            # ratings in the order they were applied (the history charts and the books). The
-            # database's clock, as workers on other machines may be a little off.
-            Match.objects.filter(pk=claim.match_id).update(finished_at=Now())
+        elif ladder:
+            _apply_standings(match, standings, seats, winner=record.result.winner)
         for seat, fields in enumerate(seats):
             if fields:
                 Participant.objects.filter(match_id=claim.match_id, seat=seat).update(**fields)
@@ -149,7 +150,8 @@ def _judge_validation(match: Assignment, seats: list[Fields]) -> None:
         _add_score(standing, candidate["score"])
 
 
-def _apply_standings(match: Assignment, seats: list[Fields], *, winner: int | None) -> None:
+def _lock_standings(match: Assignment) -> dict[int, Standing]:
+    """The match's standings by version, locked in one order (by id)."""
     versions = [seat.version_id for seat in match.seats]
     standings = {s.version_id: s for s in Standing.objects.select_for_update()
                  .filter(ladder_id=match.ladder_id, version_id__in=versions).order_by("pk")}
@@ -158,6 +160,12 @@ def _apply_standings(match: Assignment, seats: list[Fields], *, winner: int | No
             standings[version_id] = standing_place(
                 ladder=Ladder.objects.get(pk=match.ladder_id),
                 version=BotVersion.objects.defer("archive").get(pk=version_id))
+    return standings
+
+
+def _apply_standings(match: Assignment, standings: dict[int, Standing], seats: list[Fields],
+                     *, winner: int | None) -> None:
+    versions = [seat.version_id for seat in match.seats]
     if match.rated:
         _apply_ratings(seats, [standings[v] for v in versions], winner)
     else:

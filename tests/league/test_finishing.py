@@ -13,7 +13,7 @@ from django.db import connection
 
 from league.ladders import finishing
 from league.ladders.claiming import Assignment, match_claim
-from league.ladders.models import Ladder, Match, Participant
+from league.ladders.models import Ladder, Match, Participant, Standing
 from league.ladders.services import match_create
 from sandbox import BotSpec, MatchRecord, run_match
 from tests.league.pages import active
@@ -33,18 +33,18 @@ def test_a_match_held_up_before_the_standings_finishes_after_the_one_that_took_t
     assert all(claimed)
     records = [played(1), played(2)]
 
-    # The slow match has checked its claim (and stamped its row) when the fast one comes
-    # and takes the standings; only then does the slow one go on to them.
+    # The slow match has opened its transaction when the fast one comes and finishes whole;
+    # only then does the slow one go on to lock the standings and stamp its row.
     inside, go_on = threading.Event(), threading.Event()
-    apply: Callable[..., Any] = finishing._apply_standings
+    lock: Callable[..., Any] = finishing._lock_standings
 
-    def held_up(match: Assignment, *args: Any, **kwargs: Any) -> None:
+    def held_up(match: Assignment) -> Any:
         if match.claim.match_id == matches[0].pk:
             inside.set()
             assert go_on.wait(30)
-        apply(match, *args, **kwargs)
+        return lock(match)
 
-    monkeypatch.setattr(finishing, "_apply_standings", held_up)
+    monkeypatch.setattr(finishing, "_lock_standings", held_up)
     written: list[bool] = []
 
     def slow() -> None:
@@ -70,3 +70,19 @@ def test_a_match_held_up_before_the_standings_finishes_after_the_one_that_took_t
         "finished_at does not tell the order the ratings were applied in"
     assert chain[0][1] == 25.0 and chain[1][1] == chain[0][2]
     assert Match.objects.filter(pk__in=[m.pk for m in matches], status="finished").count() == 2
+
+
+def test_an_attempt_whose_claim_was_taken_back_writes_nothing_not_even_a_standing(
+        ladders: dict[str, Ladder], alice: User) -> None:
+    first, second = active(alice, "one"), active(alice, "two")
+    match = match_create(ladder=ladders["stones"], kind="ladder", seed=3, seats=[first, second])
+    claimed = match_claim(match_id=match.pk, worker="host:1")
+    assert claimed is not None
+    Standing.objects.filter(version=second).delete()  # it left the board meanwhile
+    Match.objects.filter(pk=match.pk).update(claim_token="the reaper's")  # and lost its claim
+
+    assert not finishing.match_finish(match=claimed, record=played(3), error=None)
+    assert not Standing.objects.filter(version=second).exists()
+    assert Standing.objects.get(version=first).games == 0
+    match.refresh_from_db()
+    assert (match.status, match.finished_at) == ("running", None)
