@@ -65,6 +65,11 @@ def main() -> None:
     parser.add_argument("--think", type=int, default=20, metavar="MS",
                         help="a paced bot's thinking time per move (default 20 ms: matches of "
                              "~0.1 s of play, where starting the bots' containers dominates)")
+    parser.add_argument("--compose-sandbox", choices=["docker", "bwrap", "both"],
+                        default="docker",
+                        help="how the compose workers sandbox bots: containers of the host's "
+                             "engine (the service worker), bubblewrap inside the worker's own "
+                             "container (worker-bwrap), or one after the other")
     parser.add_argument("--skip-compose", action="store_true")
     parser.add_argument("--skip-embedded", action="store_true")
     args = parser.parse_args()
@@ -90,7 +95,10 @@ def main() -> None:
         if not args.skip_embedded:
             rows += embedded_rows(data, str(bot), source, seeds, args.rounds)
         if not args.skip_compose:
-            rows += compose_rows(data, str(bot), source.decode(), seeds, args.rounds)
+            for sandbox in (["docker", "bwrap"] if args.compose_sandbox == "both"
+                            else [args.compose_sandbox]):
+                rows += compose_rows(data, str(bot), source.decode(), seeds, args.rounds,
+                                     sandbox)
     finally:
         shutil.rmtree(data, ignore_errors=True)
     print(f"  {'matches per minute':<52}{'1 proc':>9}{'2 procs':>9}{'ratio':>9}")
@@ -143,23 +151,27 @@ def embedded_rows(data: Path, bot: str, source: bytes, seeds: list[int], rounds:
             verdict(direct, league)]
 
 
-def compose_rows(data: Path, bot: str, source: str, seeds: list[int], rounds: int
-                 ) -> list[str]:
+def compose_rows(data: Path, bot: str, source: str, seeds: list[int], rounds: int,
+                 sandbox: str) -> list[str]:
+    """The compose deployment against run_match on the backend its workers use: the docker
+    backend (service worker) or the process backend (bubblewrap in service worker-bwrap)."""
     from benchmarks.throughput_compose import ComposeBench
     from tests.compose.deployment import Deployment
 
     dep = Deployment(project=f"blbench{uuid.uuid4().hex[:6]}", folder=data / "compose",
                      settings={"WORKER_CONCURRENCY": "1", "LOG_FORMAT": "json",
-                               "LEAGUE_WORKER_SLOTS": "2"})
+                               "LEAGUE_WORKER_SLOTS": "2"}, sandbox=sandbox)
+    backend = "process" if sandbox == "bwrap" else "docker"
+    print(f"compose deployment, service {dep.worker} ({backend} backend):", flush=True)
     bench = ComposeBench(dep)
     try:
         bench.start(source)
-        direct, league, costs = measure(bench, bot, "docker", seeds, rounds)
+        direct, league, costs = measure(bench, bot, backend, seeds, rounds)
     finally:
-        dep.compose("stop", "-t", "30", "worker", check=False)
+        dep.compose("stop", "-t", "30", dep.worker, check=False)
         dep.down()
-    out = [line("run_match, docker backend (baseline)", *direct),
-           line("compose league (PostgreSQL + Redis, docker backend)", *league),
+    out = [line(f"run_match, {backend} backend (baseline)", *direct),
+           line(f"compose league (PostgreSQL + Redis, {dep.worker})", *league),
            verdict(direct, league),
            "  per match in the compose deployment (1 worker | 2 workers; last round), "
            "background work (presence, beat, health checks) included:"]

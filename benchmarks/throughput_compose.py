@@ -86,7 +86,7 @@ class ComposeBench:
         if workers == self.workers:
             return
         self.workers = workers
-        self.dep.compose("up", "-d", "--no-recreate", "--scale", f"worker={workers}",
+        self.dep.compose("up", "-d", "--no-recreate", *self.dep.scale_args(workers),
                          timeout=300)
         self.dep.wait_healthy()
 

@@ -2,6 +2,8 @@
 # Build the deployment's images from the Debian base made locally (scripts/setup.d/sandbox.sh
 # makes botleague/base:bookworm; nothing is pulled from a registry):
 #   botleague/league    web, worker, beat and migrate (docker/league.Dockerfile)
+#   botleague/worker-bwrap  the same on the bot runner image, with bubblewrap: the worker of
+#                       docker/compose.bwrap.yml, which sandboxes bots inside its own container
 #   botleague/postgres  PostgreSQL 15 from Debian      botleague/redis  Redis from Debian
 # Each is tagged with a hash of what goes into it and :latest; an image whose hash exists is
 # not rebuilt, so a second run takes a second. Python wheels are built on this machine into
@@ -16,7 +18,6 @@ log() { printf '    images: %s\n' "$*" >&2; }
 
 docker image inspect "$BASE" >/dev/null 2>&1 \
   || { log "base image $BASE is missing: run ./dev setup (scripts/setup.d/sandbox.sh)"; exit 1; }
-base_id=$(docker image inspect -f '{{.Id}}' "$BASE")
 
 # The runtime part of requirements.txt: everything above its "-- end of the league image" line.
 sed '/^# -- end of the league image/q' requirements.txt | grep -v '^#' > docker/requirements-image.txt
@@ -30,16 +31,18 @@ if [ "$(cat docker/wheels/.stamp 2>/dev/null)" != "$want" ]; then
   echo "$want" > docker/wheels/.stamp
 fi
 
-build() {  # NAME DOCKERFILE CONTEXT HASHED-PATHS...
+build() {  # NAME DOCKERFILE CONTEXT HASHED-PATHS...; FROM=image and EXTRA=packages optional
   local name=$1 file=$2 context=$3; shift 3
-  local tag
-  tag=$( { echo "$base_id"; find "$file" "$@" -type f ! -name '*.pyc' -print0 | sort -z \
+  local from=${FROM:-$BASE} tag from_id
+  from_id=$(docker image inspect -f '{{.Id}}' "$from") \
+    || { log "$from is missing: run ./dev setup (scripts/setup.d/sandbox.sh)"; exit 1; }
+  tag=$( { echo "$from_id ${EXTRA:-}"; find "$file" "$@" -type f ! -name '*.pyc' -print0 | sort -z \
           | xargs -0 sha256sum; } | sha256sum | cut -c1-12)
   if ! docker image inspect "$name:$tag" >/dev/null 2>&1; then
     log "building $name:$tag"
     local out
     out=$(mktemp)
-    docker build -q --build-arg BASE="$BASE" -t "$name:$tag" -f "$file" "$context" \
+    docker build -q --build-arg BASE="$from" --build-arg EXTRA_PACKAGES="${EXTRA:-}" -t "$name:$tag" -f "$file" "$context" \
       >"$out" 2>&1 || { log "building $name failed:"; tail -30 "$out" >&2; rm -f "$out"; exit 1; }
     rm -f "$out"
   fi
@@ -51,3 +54,6 @@ build botleague/postgres docker/services/postgres.Dockerfile docker/services doc
 build botleague/redis docker/services/redis.Dockerfile docker/services docker/services/redis.Dockerfile
 build botleague/league docker/league.Dockerfile . docker/requirements-image.txt manage.py \
   pyproject.toml games sandbox league viewer
+FROM=botleague/runner:latest EXTRA=bubblewrap build botleague/worker-bwrap \
+  docker/league.Dockerfile . docker/requirements-image.txt manage.py pyproject.toml games \
+  sandbox league viewer

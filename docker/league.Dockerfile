@@ -5,13 +5,19 @@
 # Python packages come from wheels built on the host into docker/wheels/ by that script, so
 # the build needs no network for PyPI (and no proxy certificate inside the image).
 # No secret is baked in: SECRET_KEY, database and broker URLs come from the environment.
+# The same file also builds botleague/worker-bwrap, the worker that sandboxes bots with
+# bubblewrap inside its own container (docker/compose.bwrap.yml): BASE is then the bot runner
+# image, so bots see exactly the /usr they see in the docker backend's containers, and
+# EXTRA_PACKAGES adds bubblewrap.
 ARG BASE=botleague/base:bookworm
 FROM ${BASE}
+ARG EXTRA_PACKAGES=""
+USER root
 # python3: the league itself runs on Debian's interpreter, the same build bots would run on.
-# curl: health checks. No bubblewrap: bots run in containers of the host's engine (docs/deploy.md).
+# curl: health checks. bubblewrap only in the worker-bwrap variant (docs/deploy.md).
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      python3 python3-venv ca-certificates curl \
+      python3 python3-venv ca-certificates curl ${EXTRA_PACKAGES} \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb \
  && python3 -m venv /venv \
  && groupadd --system --gid 10001 league \

@@ -4,6 +4,7 @@ however the tests end."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import uuid
@@ -23,21 +24,23 @@ SETTINGS = {
 }
 
 
-@pytest.fixture(scope="package")
-def deployment() -> Iterator[Deployment]:
+@contextlib.contextmanager
+def deployed(workers: int, sandbox: str = "docker") -> Iterator[Deployment]:
+    """A deployment of its own project, up with ``workers`` workers, then brought down and
+    checked gone (containers, volumes, host folder) however the tests end."""
     reason = docker_ready()
     if reason:
         pytest.skip(reason)
     build_images()
     project = f"bltest{uuid.uuid4().hex[:8]}"
     folder = Path(os.environ.get("TMPDIR", "/tmp")) / f"botleague-{project}"
-    dep = Deployment(project=project, folder=folder, settings=SETTINGS)
+    dep = Deployment(project=project, folder=folder, settings=SETTINGS, sandbox=sandbox)
     try:
-        dep.up(workers=2)
+        dep.up(workers=workers)
         yield dep
     finally:
-        # Workers first, gently: their matches end and their bot containers go with them.
-        dep.compose("stop", "-t", "60", "worker", check=False)
+        # Workers first, gently: their matches end and their bots go with them.
+        dep.compose("stop", "-t", "60", dep.worker, check=False)
         dep.down()
         leftovers = subprocess.run(
             ["docker", "ps", "-aq", "--filter", f"label=com.docker.compose.project={project}"],
@@ -46,3 +49,9 @@ def deployment() -> Iterator[Deployment]:
                                   f"label=com.docker.compose.project={project}"],
                                  capture_output=True, text=True, check=False).stdout.split()
         assert not leftovers and not volumes and not folder.exists(), (leftovers, volumes)
+
+
+@pytest.fixture(scope="package")
+def deployment() -> Iterator[Deployment]:
+    with deployed(workers=2) as dep:
+        yield dep

@@ -36,6 +36,13 @@ class Deployment:
     folder: Path
     port: int = field(default_factory=free_port)
     settings: dict[str, str] = field(default_factory=dict)
+    # "docker": bots in containers of the host's engine (the service "worker"); "bwrap":
+    # bubblewrap inside the worker's own container (the service "worker-bwrap", a profile).
+    sandbox: str = "docker"
+
+    @property
+    def worker(self) -> str:
+        return "worker-bwrap" if self.sandbox == "bwrap" else "worker"
 
     @property
     def url(self) -> str:
@@ -65,7 +72,8 @@ class Deployment:
     def compose(self, *args: str, check: bool = True, timeout: float = 300,
                 input: str | None = None) -> subprocess.CompletedProcess[str]:
         result = subprocess.run(
-            ["docker-compose", "-p", self.project, "-f", str(COMPOSE_FILE), *args],
+            ["docker-compose", "-p", self.project, "-f", str(COMPOSE_FILE),
+             *(["--profile", "bwrap"] if self.sandbox == "bwrap" else []), *args],
             env=self.environ(), capture_output=True, text=True, timeout=timeout, input=input,
             check=False)
         if check and result.returncode != 0:
@@ -75,8 +83,12 @@ class Deployment:
 
     def up(self, workers: int = 1) -> None:
         self.write_env()
-        self.compose("up", "-d", "--scale", f"worker={workers}", timeout=600)
+        self.compose("up", "-d", *self.scale_args(workers), timeout=600)
         self.wait_healthy()
+
+    def scale_args(self, workers: int) -> list[str]:
+        idle = ["--scale", "worker=0"] if self.worker != "worker" else []
+        return [*idle, "--scale", f"{self.worker}={workers}"]
 
     def containers(self, service: str) -> list[str]:
         out = self.compose("ps", "-q", service).stdout.split()

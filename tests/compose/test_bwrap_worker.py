@@ -1,0 +1,99 @@
+"""The other sandbox of a containerised worker: bubblewrap inside the worker's own container
+(the compose service ``worker-bwrap``). A bot uploaded through the API is validated, rated
+and replayed there, and from inside its sandbox it reaches neither the compose network, nor
+the worker's processes, secrets or files."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.compose.conftest import deployed
+from tests.compose.deployment import Deployment, wait
+from tests.league import bots
+
+pytestmark = [pytest.mark.compose, pytest.mark.slow]
+
+# On its first move it tries what a bot that got into a worker's container would try, and
+# writes what it found to its log: "REACHED ..." for each thing it should not have got.
+PROBE = """\
+import glob, os, socket
+from botlib import log, run
+
+def probe():
+    reached = []
+    for host, port in (("db", 5432), ("redis", 6379), ("web", 8000), ("127.0.0.1", 8000)):
+        try:
+            socket.create_connection((host, port), timeout=1).close()
+            reached.append(f"{host}:{port}")
+        except OSError:
+            pass
+    pids = [p for p in glob.glob("/proc/[0-9]*") if os.path.basename(p).isdigit()]
+    if len(pids) > 3:
+        reached.append(f"{len(pids)} processes")
+    for path in ["/proc/self/environ", *glob.glob("/proc/[0-9]*/environ")]:
+        try:
+            with open(path, "rb") as f:
+                if b"DATABASE_URL" in f.read():
+                    reached.append(path)
+        except OSError:
+            pass
+    if "DATABASE_URL" in os.environ or "SECRET_KEY" in os.environ:
+        reached.append("os.environ")
+    for path in ("/app/manage.py", "/venv", "/var/lib/botleague", "/run/botleague",
+                 "/var/run/docker.sock", "/sys/fs/cgroup/memory"):
+        if os.path.exists(path):
+            reached.append(path)
+    for path in ("/bot/x", "/usr/x", "/x"):
+        try:
+            open(path, "w").close()
+            reached.append("wrote " + path)
+        except OSError:
+            pass
+    log("REACHED " + ", ".join(reached) if reached else "CONFINED uid %d" % os.getuid())
+
+first = True
+
+def play(turn):
+    global first
+    if first:
+        first = False
+        probe()
+    return turn.legal_moves[0]
+
+run(play)
+"""
+
+
+@pytest.fixture(scope="module")
+def bwrap_deployment() -> Iterator[Deployment]:
+    with deployed(workers=1, sandbox="bwrap") as dep:
+        yield dep
+
+
+def test_bots_in_the_bwrap_worker_play_rated_matches_and_stay_confined(
+        bwrap_deployment: Deployment) -> None:
+    dep = bwrap_deployment
+    token = dep.token("carol")
+    versions = [dep.upload(token, "stones", "probe", PROBE),
+                dep.upload(token, "stones", "first", bots.FIRST)]
+
+    def rated() -> bool:
+        board = dep.get("/api/ladders/stones/rankings/")
+        board = board["results"] if isinstance(board, dict) else board
+        return len(board) == 2 and all(row["games"] >= 1 for row in board)
+
+    wait(rated, 240, "both bots validated and rated", lambda: dep.logs(dep.worker, "beat"))
+    for v in versions:
+        assert dep.get(f"/api/versions/{v['id']}/")["status"] == "active"
+    finished = dep.get("/api/matches/?ladder=stones&kind=ladder&status=finished")
+    match = (finished["results"] if isinstance(finished, dict) else finished)[0]
+    replay = dep.get(f"/api/matches/{match['id']}/replay/", token=token)
+    assert len(replay["moves"]) == match["moves"] > 0
+    probe = next(p for p in replay["players"] if "probe" in p["name"])
+    assert "CONFINED uid 6" in probe["log"], probe["log"]
+
+    staff = dep.token("sam", staff=True)
+    status = dep.get("/ops/status.json", token=staff)
+    assert [w["backend"] for w in status["workers"]] == ["process"]
