@@ -81,7 +81,7 @@ def settle(dep: Deployment, timeout: float = 180) -> dict[str, Any]:
     set_matchmaking(dep, False)
     try:
         wait(lambda: not ledger(dep)["open"], timeout, "every open match to end",
-             lambda: dep.logs("worker", "beat", tail=80), every=2)
+             lambda: dep.logs(dep.worker, "beat", tail=80), every=2)
         return ledger(dep)
     finally:
         set_matchmaking(dep, True)

@@ -5,13 +5,16 @@ the worker's processes, secrets or files."""
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Iterator
 
 import pytest
 
 from tests.compose.conftest import deployed
 from tests.compose.deployment import Deployment, wait
+from tests.compose.ledger import in_flight, matches, settle
 from tests.league import bots
+from tests.sandbox.conftest import slot_processes
 
 pytestmark = [pytest.mark.compose, pytest.mark.slow]
 
@@ -97,3 +100,24 @@ def test_bots_in_the_bwrap_worker_play_rated_matches_and_stay_confined(
     staff = dep.token("sam", staff=True)
     status = dep.get("/ops/status.json", token=staff)
     assert [w["backend"] for w in status["workers"]] == ["process"]
+
+
+def test_a_bwrap_worker_sigkilled_mid_match_leaves_no_bot_and_loses_nothing(
+        bwrap_deployment: Deployment) -> None:
+    dep = bwrap_deployment
+    token = dep.token("dave")
+    for i in range(2):  # 0.3 s a move: matches long enough to be hit mid-way
+        dep.upload(token, "stones", f"steady{i}", bots.SLOW + f"# {i}\n")
+    [worker] = dep.containers(dep.worker)
+    ids = in_flight(dep, timeout=180)
+    subprocess.run(["docker", "kill", "--signal", "KILL", worker], check=True,
+                   capture_output=True, timeout=60)
+    # The bots lived in the worker's container: they died with it, on the host nothing of
+    # theirs is left running (their cgroups go with the next use of their slots).
+    wait(lambda: not slot_processes(), 10, "the killed worker's bots gone", slot_processes)
+    subprocess.run(["docker", "start", worker], check=True, capture_output=True, timeout=60)
+    books = settle(dep)
+    assert books["problems"] == [], books["problems"]
+    assert {m: row["status"] for m, row in matches(dep, ids).items()} == \
+        dict.fromkeys(ids, "finished")
+    assert all(books["attempts"].get(str(m), 1) >= 2 for m in ids), books["attempts"]
