@@ -166,6 +166,31 @@ class ProcessBackend(Backend):
         self.prlimit = shutil.which("prlimit")
         if self.root and not self.setpriv:
             raise BackendUnavailable("setpriv (util-linux) is needed to drop to a bot uid")
+        if self.isolation == "bwrap":
+            self._check_bwrap()
+
+    def _check_bwrap(self) -> None:
+        """Build one empty sandbox, as a bot's would be built, before any bot needs one.
+
+        Where bubblewrap cannot make its namespaces (a container without the privileges
+        docs/deploy.md lists, a kernel with unprivileged user namespaces switched off),
+        every bot would otherwise die at its start and lose the match for it: this turns
+        that into the backend being unavailable, which the league counts as nobody's fault.
+        """
+        command = [*self._bwrap_system_args(16 << 20), "--remount-ro", "/", "--", "true"]
+        if self.root and self.setpriv:  # as an unprivileged uid, like the bots
+            command = [self.setpriv, "--reuid=65534", "--regid=65534", "--clear-groups",
+                       "--", *command]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=20,
+                                  env={}, cwd="/", check=False)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise BackendUnavailable(f"bubblewrap could not be run: {error}") from None
+        if done.returncode != 0:
+            said = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
+            raise BackendUnavailable(
+                f"bubblewrap cannot build a sandbox here ({said}); in a container it needs "
+                "the privileges docs/deploy.md lists") from None
 
     def describe(self) -> str:
         who = "a per-slot uid from 60000" if self.root else f"your uid {os.getuid()}"
@@ -239,7 +264,8 @@ class ProcessBackend(Backend):
             binds.append((prefix, prefix, False))
         return binds
 
-    def _bwrap_command(self, spec: LaunchSpec) -> tuple[list[str], list[int]]:
+    def _bwrap_system_args(self, tmp_size: int) -> list[str]:
+        """bwrap's namespaces and the system every sandbox gets: /usr, /proc, /dev, /tmp."""
         args = [self.bwrap or "bwrap", "--unshare-all", "--unshare-user", "--disable-userns",
                 "--die-with-parent", "--new-session", "--as-pid-1", "--hostname", "bot",
                 "--ro-bind", "/usr", "/usr"]
@@ -250,8 +276,11 @@ class ProcessBackend(Backend):
                 args += ["--ro-bind", d, d]
         for f in ETC_FILES:
             args += ["--ro-bind-try", f, f]
-        args += ["--proc", "/proc", "--dev", "/dev",
-                 "--size", str(spec.limits.tmp_size), "--perms", "1777", "--tmpfs", "/tmp"]
+        return [*args, "--proc", "/proc", "--dev", "/dev",
+                "--size", str(tmp_size), "--perms", "1777", "--tmpfs", "/tmp"]
+
+    def _bwrap_command(self, spec: LaunchSpec) -> tuple[list[str], list[int]]:
+        args = self._bwrap_system_args(spec.limits.tmp_size)
         for host, inside, writable in self._binds(spec):
             args += ["--bind" if writable else "--ro-bind", host, inside]
         # bwrap builds the root and /dev as writable tmpfs (bounded only by the memory
