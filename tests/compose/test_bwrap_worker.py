@@ -12,7 +12,7 @@ import pytest
 
 from tests.compose.conftest import deployed
 from tests.compose.deployment import Deployment, wait
-from tests.compose.ledger import in_flight, matches, settle
+from tests.compose.ledger import in_flight, matches, set_matchmaking, settle
 from tests.league import bots
 from tests.sandbox.conftest import slot_processes
 
@@ -109,15 +109,68 @@ def test_a_bwrap_worker_sigkilled_mid_match_leaves_no_bot_and_loses_nothing(
     for i in range(2):  # 0.3 s a move: matches long enough to be hit mid-way
         dep.upload(token, "stones", f"steady{i}", bots.SLOW + f"# {i}\n")
     [worker] = dep.containers(dep.worker)
-    ids = in_flight(dep, timeout=180)
-    subprocess.run(["docker", "kill", "--signal", "KILL", worker], check=True,
-                   capture_output=True, timeout=60)
-    # The bots lived in the worker's container: they died with it, on the host nothing of
-    # theirs is left running (their cgroups go with the next use of their slots).
-    wait(lambda: not slot_processes(), 10, "the killed worker's bots gone", slot_processes)
-    subprocess.run(["docker", "start", worker], check=True, capture_output=True, timeout=60)
+    for _ in range(5):  # a match may end between our look and the kill: look again
+        ids = in_flight(dep, timeout=180)
+        subprocess.run(["docker", "kill", "--signal", "KILL", worker], check=True,
+                       capture_output=True, timeout=60)
+        # the worker is gone: what it had not finished is still "running"
+        killed = dep.shell("from league.ladders.models import Match\n"
+                           "result = list(Match.objects.filter(status='running')"
+                           ".values_list('pk', flat=True))")
+        # The bots lived in the worker's container and died with it: nothing of theirs is
+        # left running on the host (their cgroups go with the next use of their slots).
+        wait(lambda: not slot_processes(), 10, "the killed worker's bots gone",
+             lambda: str(slot_processes()))
+        subprocess.run(["docker", "start", worker], check=True, capture_output=True,
+                       timeout=60)
+        if killed:
+            break
+    assert killed, "no match was running on the killed worker"
     books = settle(dep)
     assert books["problems"] == [], books["problems"]
-    assert {m: row["status"] for m, row in matches(dep, ids).items()} == \
-        dict.fromkeys(ids, "finished")
-    assert all(books["attempts"].get(str(m), 1) >= 2 for m in ids), books["attempts"]
+    assert {m: row["status"] for m, row in matches(dep, ids + killed).items()} == \
+        dict.fromkeys(ids + killed, "finished")
+    for match_id in killed:  # played again after the reaper took the match back
+        assert books["attempts"].get(str(match_id), 1) >= 2, books["attempts"]
+
+def test_a_bwrap_worker_without_its_privileges_fails_matches_as_infrastructure(
+        bwrap_deployment: Deployment) -> None:
+    """Started without lifting Docker's masks on /proc, bubblewrap cannot build a sandbox:
+    the match ends failed with that reason after its retries, and no bot loses it."""
+    dep = bwrap_deployment
+    token = dep.token("erin")
+    a, b = (dep.upload(token, "stones", f"plain{i}", bots.FIRST + f"# {i}\n")
+            for i in range(2))
+    wait(lambda: all(dep.get(f"/api/versions/{v['id']}/")["status"] == "active"
+                     for v in (a, b)), 120, "validation", dep.logs)
+    settle(dep)
+    set_matchmaking(dep, False)
+    dep.compose("stop", "-t", "60", dep.worker)
+    broken = dep.compose("run", "-d", "--no-deps", dep.worker, "celery", "-A", "league",
+                         "worker", "-l", "info", "-c", "1", "-n", "broken@%h").stdout.split()
+    try:
+        match_id = dep.shell(f"""
+from django.db import transaction
+from league.bots.models import BotVersion
+from league.ladders.models import Ladder
+from league.ladders.services import match_create
+with transaction.atomic():
+    result = match_create(ladder=Ladder.objects.get(game="stones"), kind="ladder", seed=5,
+                          seats=[BotVersion.objects.get(pk={a['id']}),
+                                 BotVersion.objects.get(pk={b['id']})]).pk
+""")
+        wait(lambda: matches(dep, [match_id])[match_id]["status"] == "failed", 150,
+             "the match to fail after its retries", lambda: dep.logs(tail=100))
+        row = matches(dep, [match_id])[match_id]
+        assert row["reason"] == "infrastructure", row
+        assert "bubblewrap cannot build a sandbox" in row["detail"], row
+        forfeits = dep.shell(f"from league.ladders.models import Participant\n"
+                             f"result = list(Participant.objects.filter(match_id={match_id})"
+                             f".values_list('forfeit', 'mu_after'))")
+        assert forfeits == [["", None], ["", None]]  # nobody lost, nobody was rated
+    finally:
+        if broken:
+            subprocess.run(["docker", "rm", "-f", broken[-1]], capture_output=True,
+                           check=False)
+        dep.compose("start", dep.worker)
+        set_matchmaking(dep, True)
