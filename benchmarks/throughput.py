@@ -5,6 +5,7 @@ spend per match in the compose deployment.
 
     .venv/bin/python -m benchmarks.throughput [--matches 24] [--rounds 3]
                                               [--bot paced [--think MS]]
+                                              [--compose-sandbox bwrap|docker|both]
                                               [--skip-compose] [--skip-embedded]
 
 Stones 5x5, two copies of one bot, the same seeds and seats on every path. ``--bot starter``
@@ -15,9 +16,11 @@ side by side. At 20 ms a match is ~0.1 s of play and starting the two bots' cont
 more CPU than the match (~0.3 s more CPU a match on the docker backend than on the
 process one).
 
-Compose: workers of one process each (``--scale worker=N``), bots in containers of the host's
-engine, so its baseline is ``run_match`` on the docker backend; embedded: one Celery
-worker with N processes, bots on the process backend (bubblewrap), baseline the same.
+Compose: workers of one process each (``--scale worker=N``), bots in bubblewrap inside the
+worker's container (the service worker), so its baseline is ``run_match`` on the process
+backend; or, with ``--compose-sandbox docker``, in containers of the host's engine (the
+service worker-engine), baseline the docker backend. Embedded: one Celery worker with N
+processes, bots on the process backend (bubblewrap), baseline the same.
 Target (issue 11): 2 workers reach at least 1.8x one worker's rate.
 """
 
@@ -65,11 +68,11 @@ def main() -> None:
     parser.add_argument("--think", type=int, default=20, metavar="MS",
                         help="a paced bot's thinking time per move (default 20 ms: matches of "
                              "~0.1 s of play, where starting the bots' containers dominates)")
-    parser.add_argument("--compose-sandbox", choices=["docker", "bwrap", "both"],
-                        default="docker",
-                        help="how the compose workers sandbox bots: containers of the host's "
-                             "engine (the service worker), bubblewrap inside the worker's own "
-                             "container (worker-bwrap), or one after the other")
+    parser.add_argument("--compose-sandbox", choices=["bwrap", "docker", "both"],
+                        default="bwrap",
+                        help="how the compose workers sandbox bots: bubblewrap inside the "
+                             "worker's own container (the service worker), containers of the "
+                             "host's engine (worker-engine), or one after the other")
     parser.add_argument("--skip-compose", action="store_true")
     parser.add_argument("--skip-embedded", action="store_true")
     args = parser.parse_args()
@@ -95,7 +98,7 @@ def main() -> None:
         if not args.skip_embedded:
             rows += embedded_rows(data, str(bot), source, seeds, args.rounds)
         if not args.skip_compose:
-            for sandbox in (["docker", "bwrap"] if args.compose_sandbox == "both"
+            for sandbox in (["bwrap", "docker"] if args.compose_sandbox == "both"
                             else [args.compose_sandbox]):
                 rows += compose_rows(data, str(bot), source.decode(), seeds, args.rounds,
                                      sandbox)
@@ -153,8 +156,8 @@ def embedded_rows(data: Path, bot: str, source: bytes, seeds: list[int], rounds:
 
 def compose_rows(data: Path, bot: str, source: str, seeds: list[int], rounds: int,
                  sandbox: str) -> list[str]:
-    """The compose deployment against run_match on the backend its workers use: the docker
-    backend (service worker) or the process backend (bubblewrap in service worker-bwrap)."""
+    """The compose deployment against run_match on the backend its workers use: the process
+    backend (bubblewrap in the service worker) or the docker backend (worker-engine)."""
     from benchmarks.throughput_compose import ComposeBench
     from tests.compose.deployment import Deployment
 

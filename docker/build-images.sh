@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Build the deployment's images from the Debian base made locally (scripts/setup.d/sandbox.sh
 # makes botleague/base:bookworm; nothing is pulled from a registry):
-#   botleague/league    web, worker, beat and migrate (docker/league.Dockerfile)
-#   botleague/worker-bwrap  the same on the bot runner image, with bubblewrap: the worker of
-#                       docker/compose.bwrap.yml, which sandboxes bots inside its own container
+#   botleague/league    web, beat, migrate and worker-engine (docker/league.Dockerfile)
+#   botleague/worker-bwrap  the same on the bot runner image, with bubblewrap: the compose
+#                       worker, which sandboxes bots inside its own container
 #   botleague/postgres  PostgreSQL 15 from Debian      botleague/redis  Redis from Debian
 # Each is tagged with a hash of what goes into it and :latest; an image whose hash exists is
 # not rebuilt, so a second run takes a second. Python wheels are built on this machine into
@@ -42,7 +42,8 @@ build() {  # NAME DOCKERFILE CONTEXT HASHED-PATHS...; FROM=image and EXTRA=packa
     log "building $name:$tag"
     local out
     out=$(mktemp)
-    docker build -q --build-arg BASE="$from" --build-arg EXTRA_PACKAGES="${EXTRA:-}" -t "$name:$tag" -f "$file" "$context" \
+    docker build -q --build-arg BASE="$from" --build-arg EXTRA_PACKAGES="${EXTRA:-}" \
+      -t "$name:$tag" -f "$file" "$context" \
       >"$out" 2>&1 || { log "building $name failed:"; tail -30 "$out" >&2; rm -f "$out"; exit 1; }
     rm -f "$out"
   fi

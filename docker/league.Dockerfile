@@ -5,16 +5,16 @@
 # Python packages come from wheels built on the host into docker/wheels/ by that script, so
 # the build needs no network for PyPI (and no proxy certificate inside the image).
 # No secret is baked in: SECRET_KEY, database and broker URLs come from the environment.
-# The same file also builds botleague/worker-bwrap, the worker that sandboxes bots with
-# bubblewrap inside its own container (docker/compose.bwrap.yml): BASE is then the bot runner
-# image, so bots see exactly the /usr they see in the docker backend's containers, and
-# EXTRA_PACKAGES adds bubblewrap.
+# The same file also builds botleague/worker-bwrap, the compose worker that sandboxes bots
+# with bubblewrap inside its own container: BASE is then the bot runner image, so bots see
+# exactly the /usr they see in the docker backend's containers, and EXTRA_PACKAGES adds
+# bubblewrap.
 ARG BASE=botleague/base:bookworm
 FROM ${BASE}
 ARG EXTRA_PACKAGES=""
 USER root
 # python3: the league itself runs on Debian's interpreter, the same build bots would run on.
-# curl: health checks. bubblewrap only in the worker-bwrap variant (docs/deploy.md).
+# curl: health checks. bubblewrap only in botleague/worker-bwrap (docs/deploy.md).
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       python3 python3-venv ca-certificates curl ${EXTRA_PACKAGES} \
@@ -43,7 +43,7 @@ RUN SECRET_KEY=collectstatic-only BOTLEAGUE_DATA=/tmp/build-data \
  && rm -rf /tmp/build-data \
  && python -m compileall -q games sandbox league viewer \
  && mkdir -p /var/lib/botleague/data && chown league:league /var/lib/botleague/data
-# Web and beat run as this user; the worker runs as root (compose.yml says why).
+# Web and beat run as this user; the workers run as root (compose.yml says why).
 USER league
 EXPOSE 8000
 CMD ["gunicorn", "league.wsgi:application", "-c", "python:league.gunicorn_conf", \

@@ -25,7 +25,7 @@ SETTINGS = {
 
 
 @contextlib.contextmanager
-def deployed(workers: int, sandbox: str = "docker") -> Iterator[Deployment]:
+def deployed(workers: int, sandbox: str = "bwrap") -> Iterator[Deployment]:
     """A deployment of its own project, up with ``workers`` workers, then brought down and
     checked gone (containers, volumes, host folder) however the tests end."""
     reason = docker_ready()

@@ -36,13 +36,14 @@ class Deployment:
     folder: Path
     port: int = field(default_factory=free_port)
     settings: dict[str, str] = field(default_factory=dict)
-    # "docker": bots in containers of the host's engine (the service "worker"); "bwrap":
-    # bubblewrap inside the worker's own container (the service "worker-bwrap", a profile).
-    sandbox: str = "docker"
+    # "bwrap": bubblewrap inside the worker's own container (the service "worker");
+    # "docker": bots in containers of the host's engine (the service "worker-engine", a
+    # profile).
+    sandbox: str = "bwrap"
 
     @property
     def worker(self) -> str:
-        return "worker-bwrap" if self.sandbox == "bwrap" else "worker"
+        return "worker-engine" if self.sandbox == "docker" else "worker"
 
     @property
     def url(self) -> str:
@@ -73,7 +74,7 @@ class Deployment:
                 input: str | None = None) -> subprocess.CompletedProcess[str]:
         result = subprocess.run(
             ["docker-compose", "-p", self.project, "-f", str(COMPOSE_FILE),
-             *(["--profile", "bwrap"] if self.sandbox == "bwrap" else []), *args],
+             *(["--profile", "engine"] if self.sandbox == "docker" else []), *args],
             env=self.environ(), capture_output=True, text=True, timeout=timeout, input=input,
             check=False)
         if check and result.returncode != 0:

@@ -8,6 +8,7 @@ import pytest
 import requests
 
 from tests.compose.deployment import Deployment, wait
+from tests.compose.scenarios import probe_stays_confined
 from tests.league import bots
 
 pytestmark = [pytest.mark.compose, pytest.mark.slow]
@@ -30,7 +31,7 @@ def test_a_bot_uploaded_through_the_api_is_validated_rated_and_replayed(
         return all(dep.get(f"/api/versions/{v['id']}/")["status"] != "validating"
                    for v in versions)
 
-    wait(validated, 120, "validation", lambda: dep.logs("worker"))
+    wait(validated, 120, "validation", lambda: dep.logs(dep.worker))
     for v in versions:
         assert dep.get(f"/api/versions/{v['id']}/")["status"] == "active"
 
@@ -39,7 +40,7 @@ def test_a_bot_uploaded_through_the_api_is_validated_rated_and_replayed(
         board = rows(dep.get("/api/ladders/stones/rankings/"))
         return len(board) == 2 and all(row["games"] >= 1 for row in board)
 
-    wait(rated, 180, "both bots rated", lambda: dep.logs("worker", "beat"))
+    wait(rated, 180, "both bots rated", lambda: dep.logs(dep.worker, "beat"))
     ladder = rows(dep.get("/api/matches/?ladder=stones&kind=ladder&status=finished"))
     match = ladder[0]
     replay = dep.get(f"/api/matches/{match['id']}/replay/")
@@ -53,6 +54,11 @@ def test_a_bot_uploaded_through_the_api_is_validated_rated_and_replayed(
     assert requests.get(f"{dep.url}/static/web/site.css", timeout=30).status_code == 200
 
 
+def test_bots_play_rated_matches_and_stay_confined_in_their_sandbox(
+        deployment: Deployment) -> None:
+    probe_stays_confined(deployment)
+
+
 def test_the_operator_sees_live_workers_and_the_world_sees_health(
         deployment: Deployment) -> None:
     dep = deployment
@@ -61,13 +67,13 @@ def test_the_operator_sees_live_workers_and_the_world_sees_health(
     staff = dep.token("sam", staff=True)
     status = dep.get("/ops/status.json", token=staff)
     assert status["workers_alive"] == 2 and status["slots_alive"] == 2
-    assert {w["backend"] for w in status["workers"]} == {"docker"}
+    assert {w["backend"] for w in status["workers"]} == {"process"}
     user = dep.token("bob")
     refused = requests.get(f"{dep.url}/ops/status.json", timeout=30,
                            headers={"Authorization": f"Bearer {user}"})
     assert refused.status_code == 403
     # structured logs name the match and the attempt; web's requests are JSON lines too
-    lines = [line for line in dep.logs("worker", tail=400).splitlines()
+    lines = [line for line in dep.logs(dep.worker, tail=400).splitlines()
              if '"match":' in line and '"attempt":' in line]
-    assert lines, dep.logs("worker")
+    assert lines, dep.logs(dep.worker)
     assert '"logger": "gunicorn.access"' in dep.logs("web", tail=400)

@@ -6,14 +6,18 @@ tests/league/test_matches.py; these run the same faults on the containers."""
 
 from __future__ import annotations
 
-import subprocess
 import time
 from typing import Any
 
 import pytest
 
 from tests.compose.deployment import Deployment, wait
-from tests.compose.ledger import in_flight, ledger, matches, set_matchmaking, settle
+from tests.compose.ledger import in_flight, ledger, matches
+from tests.compose.scenarios import (
+    assert_all_finished_once,
+    broken_worker_fails_matches,
+    sigkill_mid_match,
+)
 from tests.league import bots
 
 pytestmark = [pytest.mark.compose, pytest.mark.slow]
@@ -30,36 +34,10 @@ def players(deployment: Deployment) -> list[dict[str, Any]]:
     return versions
 
 
-def assert_all_finished_once(dep: Deployment, ids: list[int]) -> dict[str, Any]:
-    books = settle(dep)
-    assert books["problems"] == [], books["problems"]
-    ended = matches(dep, ids)
-    assert {m: row["status"] for m, row in ended.items()} == dict.fromkeys(ids, "finished"), \
-        ended
-    return books
-
-
-def docker(*args: str) -> None:
-    subprocess.run(["docker", *args], check=True, capture_output=True, timeout=120)
-
-
 def test_a_worker_sigkilled_mid_match_loses_and_doubles_nothing(
         deployment: Deployment, players: list[dict[str, Any]]) -> None:
-    dep = deployment
-    for _ in range(5):  # a match may end between our look and the kill: look again
-        ids = in_flight(dep)
-        host = dep.shell(f"from league.ladders.models import Match\n"
-                         f"result = Match.objects.get(pk={ids[0]}).claimed_by.split(':')[0]")
-        victim = next(c for c in dep.containers("worker") if c.startswith(host))
-        docker("kill", "--signal", "KILL", victim)  # the worker and its pool: no goodbye
-        killed = dep.shell(f"from league.ladders.models import Match\n"
-                           f"result = list(Match.objects.filter(status='running', "
-                           f"claimed_by__startswith={host + ':'!r}).values_list('pk', flat=True))")
-        docker("start", victim)  # the machine comes back
-        if killed:
-            break
-    assert killed, "no match was running on the killed worker"
-    books = assert_all_finished_once(dep, ids + killed)
+    ids, killed = sigkill_mid_match(deployment)
+    books = assert_all_finished_once(deployment, ids + killed)
     for match_id in killed:  # played again after the reaper took the match back
         assert books["attempts"].get(str(match_id), 1) >= 2, books["attempts"]
 
@@ -99,38 +77,11 @@ def test_beat_stopped_and_restarted_finishes_what_was_running_then_makes_more(
     assert_all_finished_once(dep, ids)
 
 
-def test_a_worker_whose_sandbox_backend_is_gone_fails_matches_with_the_reason_not_a_loss(
+def test_a_worker_whose_sandbox_cannot_work_fails_matches_with_the_reason_not_a_loss(
         deployment: Deployment, players: list[dict[str, Any]]) -> None:
+    # Started without its command's first step, which lifts Docker's masks on /proc, the
+    # worker's bubblewrap cannot build a sandbox.
     dep = deployment
-    settle(dep)
-    set_matchmaking(dep, False)
-    dep.compose("stop", "-t", "60", "worker")
-    broken = dep.compose("run", "-d", "--no-deps", "-e",
-                         "DOCKER_HOST=unix:///nonexistent/docker.sock", "worker").stdout.split()
-    broken_id = broken[-1] if broken else ""
-    try:
-        a, b = (p["id"] for p in players)
-        match_id = dep.shell(f"""
-from django.db import transaction
-from league.bots.models import BotVersion
-from league.ladders.models import Ladder
-from league.ladders.services import match_create
-with transaction.atomic():
-    result = match_create(ladder=Ladder.objects.get(game="stones"), kind="ladder", seed=5,
-                          seats=[BotVersion.objects.get(pk={a}), BotVersion.objects.get(pk={b})]).pk
-""")
-        wait(lambda: matches(dep, [match_id])[match_id]["status"] == "failed", 120,
-             "the match to fail after its retries", lambda: dep.logs(tail=100))
-        row = matches(dep, [match_id])[match_id]
-        assert row["attempts"] == 3 and row["reason"] == "infrastructure"
-        assert "BackendUnavailable" in row["detail"] and "after 3 attempts" in row["detail"]
-        forfeits = dep.shell(f"from league.ladders.models import Participant\n"
-                             f"result = list(Participant.objects.filter(match_id={match_id})"
-                             f".values_list('forfeit', 'mu_after'))")
-        assert forfeits == [["", None], ["", None]]  # nobody lost, nobody was rated
-        assert ledger(dep)["problems"] == []
-    finally:
-        if broken_id:
-            subprocess.run(["docker", "rm", "-f", broken_id], capture_output=True, check=False)
-        dep.compose("start", "worker")
-        set_matchmaking(dep, True)
+    broken_worker_fails_matches(
+        dep, players, [dep.worker, "celery", "-A", "league", "worker", "-l", "info", "-c", "1",
+                       "-n", "broken@%h"], says="bubblewrap cannot build a sandbox")

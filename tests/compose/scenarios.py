@@ -1,0 +1,162 @@
+"""What the compose tests do to either worker (bubblewrap inside it, or the engine's
+containers): a probe bot that reports what it could reach, a worker SIGKILLed mid-match, and
+a worker whose sandbox cannot work."""
+
+from __future__ import annotations
+
+import subprocess
+from typing import Any
+
+from tests.compose.deployment import Deployment, wait
+from tests.compose.ledger import in_flight, ledger, matches, set_matchmaking, settle
+from tests.league import bots
+from tests.sandbox.conftest import slot_processes
+
+# On its first move it tries what a bot that got out onto a worker would try, and writes what
+# it found to its log: "REACHED ..." for each thing it should not have got.
+PROBE = """\
+import glob, os, socket
+from botlib import log, run
+
+def probe():
+    reached = []
+    for host, port in (("db", 5432), ("redis", 6379), ("web", 8000), ("127.0.0.1", 8000)):
+        try:
+            socket.create_connection((host, port), timeout=1).close()
+            reached.append(f"{host}:{port}")
+        except OSError:
+            pass
+    pids = [p for p in glob.glob("/proc/[0-9]*") if os.path.basename(p).isdigit()]
+    if len(pids) > 3:
+        reached.append(f"{len(pids)} processes")
+    for path in ["/proc/self/environ", *glob.glob("/proc/[0-9]*/environ")]:
+        try:
+            with open(path, "rb") as f:
+                if b"DATABASE_URL" in f.read():
+                    reached.append(path)
+        except OSError:
+            pass
+    if "DATABASE_URL" in os.environ or "SECRET_KEY" in os.environ:
+        reached.append("os.environ")
+    for path in ("/app/manage.py", "/venv", "/var/lib/botleague", "/run/botleague",
+                 "/var/run/docker.sock"):
+        if os.path.exists(path):
+            reached.append(path)
+    for path in ("/bot/x", "/usr/x", "/x"):
+        try:
+            open(path, "w").close()
+            reached.append("wrote " + path)
+        except OSError:
+            pass
+    log("REACHED " + ", ".join(reached) if reached else "CONFINED uid %d" % os.getuid())
+
+first = True
+
+def play(turn):
+    global first
+    if first:
+        first = False
+        probe()
+    return turn.legal_moves[0]
+
+run(play)
+"""
+
+
+def probe_stays_confined(dep: Deployment) -> None:
+    """A probe uploaded through the API (with an opponent, should the ladder be empty) is
+    validated, plays a rated ladder match, and its log in the replay (its owner's view) says
+    it reached nothing."""
+    token = dep.token("probe-owner")
+    version = dep.upload(token, "stones", "probe", PROBE)
+    dep.upload(token, "stones", "rival", bots.FIRST + "# the probe's rival\n")
+    found: list[int] = []
+
+    def played() -> bool:
+        found[:] = dep.shell(f"""
+from league.ladders.models import Participant
+result = list(Participant.objects.filter(version_id={version['id']}, match__kind="ladder",
+              match__status="finished", mu_after__isnull=False)
+              .values_list("match_id", flat=True)[:1])
+""")
+        return bool(found)
+
+    wait(played, 240, "the probe validated and rated", lambda: dep.logs(dep.worker, "beat"))
+    replay = dep.get(f"/api/matches/{found[0]}/replay/", token=token)
+    assert replay["moves"]
+    probe = next(p for p in replay["players"] if "probe" in p["name"])
+    assert "CONFINED uid 6" in probe["log"], probe["log"]
+
+
+def assert_all_finished_once(dep: Deployment, ids: list[int]) -> dict[str, Any]:
+    books = settle(dep)
+    assert books["problems"] == [], books["problems"]
+    ended = matches(dep, ids)
+    assert {m: row["status"] for m, row in ended.items()} == dict.fromkeys(ids, "finished"), \
+        ended
+    return books
+
+
+def docker(*args: str) -> None:
+    subprocess.run(["docker", *args], check=True, capture_output=True, timeout=120)
+
+
+def sigkill_mid_match(dep: Deployment) -> tuple[list[int], list[int]]:
+    """SIGKILL the worker container holding a running match, then start it again: the ids
+    that were in flight, and those the killed worker was playing."""
+    for _ in range(5):  # a match may end between our look and the kill: look again
+        ids = in_flight(dep, timeout=180)
+        host = dep.shell(f"from league.ladders.models import Match\n"
+                         f"result = Match.objects.get(pk={ids[0]}).claimed_by.split(':')[0]")
+        victim = next(c for c in dep.containers(dep.worker) if c.startswith(host))
+        docker("kill", "--signal", "KILL", victim)  # the worker and its pool: no goodbye
+        killed = dep.shell(f"from league.ladders.models import Match\n"
+                           f"result = list(Match.objects.filter(status='running', "
+                           f"claimed_by__startswith={host + ':'!r}).values_list('pk', flat=True))")
+        if dep.sandbox == "bwrap":
+            # Its bots lived in its container and died with it: nothing of theirs is left
+            # running on the host (their cgroups go with the next use of their slots).
+            wait(lambda: not slot_processes(), 10, "the killed worker's bots gone",
+                 lambda: str(slot_processes()))
+        docker("start", victim)  # the machine comes back
+        if killed:
+            return ids, killed
+    raise AssertionError("no match was running on the killed worker")
+
+
+def broken_worker_fails_matches(dep: Deployment, versions: list[dict[str, Any]],
+                                run: list[str], says: str) -> None:
+    """With the worker replaced by ``docker-compose run <run>`` (one whose sandbox cannot
+    work), a new match ends failed as infrastructure after its retries, its detail saying
+    ``says``; nobody forfeits, nobody is rated, the books stay straight."""
+    settle(dep)
+    set_matchmaking(dep, False)
+    dep.compose("stop", "-t", "60", dep.worker)
+    broken = dep.compose("run", "-d", "--no-deps", *run).stdout.split()
+    try:
+        a, b = (v["id"] for v in versions)
+        match_id = dep.shell(f"""
+from django.db import transaction
+from league.bots.models import BotVersion
+from league.ladders.models import Ladder
+from league.ladders.services import match_create
+with transaction.atomic():
+    result = match_create(ladder=Ladder.objects.get(game="stones"), kind="ladder", seed=5,
+                          seats=[BotVersion.objects.get(pk={a}), BotVersion.objects.get(pk={b})]).pk
+""")
+        wait(lambda: matches(dep, [match_id])[match_id]["status"] == "failed", 150,
+             "the match to fail after its retries", lambda: dep.logs(tail=100))
+        row = matches(dep, [match_id])[match_id]
+        assert row["attempts"] == 3 and row["reason"] == "infrastructure", row
+        assert says in row["detail"] and "after 3 attempts" in row["detail"], row
+        forfeits = dep.shell(f"from league.ladders.models import Participant\n"
+                             f"result = list(Participant.objects.filter(match_id={match_id})"
+                             f".values_list('forfeit', 'mu_after'))")
+        assert forfeits == [["", None], ["", None]]  # nobody lost, nobody was rated
+        assert ledger(dep)["problems"] == []
+    finally:
+        if broken:
+            subprocess.run(["docker", "rm", "-f", broken[-1]], capture_output=True,
+                           check=False)
+        dep.compose("start", dep.worker)
+        set_matchmaking(dep, True)

@@ -1,0 +1,63 @@
+"""The other worker of the compose deployment, ``worker-engine`` (profile ``engine``): bots in
+containers of the host's Docker engine. On a deployment of its own: a probe bot plays rated
+matches and reaches nothing; a worker SIGKILLed mid-match loses and doubles nothing; an
+engine out of reach fails matches as infrastructure, never as a bot's loss."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.compose.conftest import deployed
+from tests.compose.deployment import Deployment, wait
+from tests.compose.scenarios import (
+    assert_all_finished_once,
+    broken_worker_fails_matches,
+    probe_stays_confined,
+    sigkill_mid_match,
+)
+from tests.league import bots
+
+pytestmark = [pytest.mark.compose, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def engine() -> Iterator[Deployment]:
+    with deployed(workers=1, sandbox="docker") as dep:
+        yield dep
+
+
+@pytest.fixture(scope="module")
+def players(engine: Deployment) -> list[dict[str, Any]]:
+    """Two slow bots on Stones (0.3 s a move): matches last long enough to be hit mid-way."""
+    token = engine.token("carol")
+    versions = [engine.upload(token, "stones", f"steady{i}", bots.SLOW + f"# {i}\n")
+                for i in range(2)]
+    wait(lambda: all(engine.get(f"/api/versions/{v['id']}/")["status"] == "active"
+                     for v in versions), 120, "validation", engine.logs)
+    return versions
+
+
+def test_bots_in_engine_containers_play_rated_matches_and_stay_confined(
+        engine: Deployment) -> None:
+    probe_stays_confined(engine)
+    staff = engine.token("sam", staff=True)
+    status = engine.get("/ops/status.json", token=staff)
+    assert [w["backend"] for w in status["workers"]] == ["docker"]
+
+
+def test_an_engine_worker_sigkilled_mid_match_loses_and_doubles_nothing(
+        engine: Deployment, players: list[dict[str, Any]]) -> None:
+    ids, killed = sigkill_mid_match(engine)
+    books = assert_all_finished_once(engine, ids + killed)
+    for match_id in killed:  # played again after the reaper took the match back
+        assert books["attempts"].get(str(match_id), 1) >= 2, books["attempts"]
+
+
+def test_an_engine_out_of_reach_fails_matches_with_the_reason_not_a_loss(
+        engine: Deployment, players: list[dict[str, Any]]) -> None:
+    broken_worker_fails_matches(
+        engine, players, ["-e", "DOCKER_HOST=unix:///nonexistent/docker.sock", engine.worker],
+        says="BackendUnavailable")
