@@ -97,6 +97,17 @@ def assert_all_finished_once(dep: Deployment, ids: list[int]) -> dict[str, Any]:
     return books
 
 
+def steady_players(dep: Deployment) -> list[dict[str, Any]]:
+    """Two slow bots on Stones (0.3 s a move), validated: matches last long enough to be hit
+    mid-way."""
+    token = dep.token("carol")
+    versions = [dep.upload(token, "stones", f"steady{i}", bots.SLOW + f"# {i}\n")
+                for i in range(2)]
+    wait(lambda: all(dep.get(f"/api/versions/{v['id']}/")["status"] == "active"
+                     for v in versions), 120, "validation", dep.logs)
+    return versions
+
+
 def docker(*args: str) -> None:
     subprocess.run(["docker", *args], check=True, capture_output=True, timeout=120)
 

@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 
 from tests.compose.conftest import deployed
-from tests.compose.deployment import Deployment, wait
+from tests.compose.deployment import Deployment
 from tests.compose.scenarios import (
     assert_all_finished_once,
     broken_worker_fails_matches,
     probe_stays_confined,
     sigkill_mid_match,
+    steady_players,
 )
-from tests.league import bots
 
 pytestmark = [pytest.mark.compose, pytest.mark.slow]
 
@@ -31,13 +31,7 @@ def engine() -> Iterator[Deployment]:
 
 @pytest.fixture(scope="module")
 def players(engine: Deployment) -> list[dict[str, Any]]:
-    """Two slow bots on Stones (0.3 s a move): matches last long enough to be hit mid-way."""
-    token = engine.token("carol")
-    versions = [engine.upload(token, "stones", f"steady{i}", bots.SLOW + f"# {i}\n")
-                for i in range(2)]
-    wait(lambda: all(engine.get(f"/api/versions/{v['id']}/")["status"] == "active"
-                     for v in versions), 120, "validation", engine.logs)
-    return versions
+    return steady_players(engine)
 
 
 def test_bots_in_engine_containers_play_rated_matches_and_stay_confined(

@@ -17,21 +17,15 @@ from tests.compose.scenarios import (
     assert_all_finished_once,
     broken_worker_fails_matches,
     sigkill_mid_match,
+    steady_players,
 )
-from tests.league import bots
 
 pytestmark = [pytest.mark.compose, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
 def players(deployment: Deployment) -> list[dict[str, Any]]:
-    """Two slow bots on Stones (0.3 s a move): matches last long enough to be hit mid-way."""
-    token = deployment.token("carol")
-    versions = [deployment.upload(token, "stones", f"steady{i}", bots.SLOW + f"# {i}\n")
-                for i in range(2)]
-    wait(lambda: all(deployment.get(f"/api/versions/{v['id']}/")["status"] == "active"
-                     for v in versions), 120, "validation", deployment.logs)
-    return versions
+    return steady_players(deployment)
 
 
 def test_a_worker_sigkilled_mid_match_loses_and_doubles_nothing(
