@@ -85,11 +85,11 @@ def env_url(name: str, schemes: tuple[str, ...]) -> str:
     return value
 
 
-RATE_PATTERN = re.compile(r"^\d+/(s|sec|second|m|min|minute|h|hour|d|day)$")
+RATE_PATTERN = re.compile(r"^\d+/(\d+)?(s|sec|second|m|min|minute|h|hour|d|day)$")
 
 
 def env_rate(name: str, default: str) -> str:
-    """A request rate such as ``60/min`` (per s, min, hour or day)."""
+    """A request rate such as ``60/min`` or ``5/15min`` (per s, min, hour or day)."""
     value = env_str(name, default)
     if not RATE_PATTERN.match(value):
         raise ImproperlyConfigured(f"{name}={value!r}: expected a rate like 60/min or 1000/day")

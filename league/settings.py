@@ -49,6 +49,8 @@ DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
+CSRF_FAILURE_VIEW = "league.web.views.csrf_failure"
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -69,7 +71,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "league.api.middleware.UploadSizeMiddleware",
+    "league.bots.uploads.UploadSizeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -239,21 +241,27 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 """Non-file request bodies (JSON, form fields) above this are refused."""
 
 CACHE_URL = env_url("CACHE_URL", ("redis", "rediss"))
-"""Where API throttle counts live; per process (local memory) unless set, so several web
-processes need a shared Redis here for the rates to hold across them."""
-CACHES = {"default": (
-    {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
-    if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"})}
+"""Where rate limits are counted (``league.rate_limits``): this Redis, else ``REDIS_URL``'s,
+else a SQLite file in the data folder that the processes of one machine share."""
 
-API_THROTTLE_RATES = {
+RATE_LIMITS = {
     "anon": env_rate("API_THROTTLE_ANON", "120/min"),
     "user": env_rate("API_THROTTLE_USER", "600/min"),
-    "upload": env_rate("API_THROTTLE_UPLOAD", "60/hour"),
     "viewer": env_rate("API_THROTTLE_VIEWER", "1200/min"),
+    "upload": env_rate("LEAGUE_UPLOADS_PER_USER", "60/hour"),
+    "signup": env_rate("LEAGUE_SIGNUPS_PER_ADDRESS", "10/hour"),
+    "token": env_rate("LEAGUE_TOKENS_PER_USER", "10/hour"),
+    "login": env_rate("LEAGUE_LOGIN_FAILURES", "5/15min"),
 }
-"""Requests per client: ``anon`` by IP address, ``user`` by API token (or by user for the
-site's session), ``upload`` for ``POST /api/versions/`` on top of ``user``, ``viewer`` for
-the replay viewer's header and frames instead of the others."""
+"""Counts per period (``league.rate_limits``): API requests (``anon`` by address, ``user`` by
+user, ``viewer`` for the replay viewer's header and frames instead of the others); uploads per
+user, through pages and API alike; sign-ups per address; API tokens made per user; failed
+log-ins per name and address."""
+LEAGUE_MAX_VALIDATING = env_int("LEAGUE_MAX_VALIDATING", 3, minimum=1)
+"""Versions of one user that may wait for validation at once; one more upload is refused."""
+
+NUM_PROXIES = env_int("API_NUM_PROXIES", 0, minimum=0)
+"""Proxies in front of the site; a client's address (its rates) is read through this many."""
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -269,7 +277,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "league.api.pagination.Pages",
     # Proxies in front of the site that append to X-Forwarded-For; 0 trusts only the peer's
     # address, so an anonymous caller cannot dodge its rate with a made-up header.
-    "NUM_PROXIES": env_int("API_NUM_PROXIES", 0, minimum=0),
+    "NUM_PROXIES": NUM_PROXIES,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "league.api.errors.exception_handler",
 }
@@ -286,6 +294,8 @@ SPECTACULAR_SETTINGS = {
     # Swagger UI would otherwise show a badge fetched from validator.swagger.io.
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "league.api.schema.error_responses"],
     "ENUM_NAME_OVERRIDES": {
         "VersionStatusEnum": "league.bots.models.VersionStatus",
         "MatchStatusEnum": "league.ladders.models.MatchStatus",

@@ -26,7 +26,8 @@ from sandbox.runtime import cache_root, library_dir
 
 
 class BotBuildError(BotPackageError):
-    """The bot's source does not compile; ``log`` holds the compiler's output."""
+    """The bot's source does not compile. The message says only that (it is shown to anyone
+    who reads the match); ``log`` holds the compiler's output, which quotes the source."""
 
     def __init__(self, message: str, log: str) -> None:
         super().__init__(message)
@@ -89,8 +90,8 @@ def _compile(package: BotPackage, backend: Backend, limits: Limits, out: Path) -
         raise BotBuildError(f"bot {package.name!r}: compiling took longer than "
                             f"{limits.compile_time:g} s", log)
     if exit_info.code != 0 or not (out / "bot").is_file():
-        raise BotBuildError(f"bot {package.name!r}: C++ compilation failed "
-                            f"({exit_info.describe()}):\n{_tail(log)}", log)
+        raise BotBuildError(f"bot {package.name!r}: C++ compilation failed (the compiler "
+                            f"{exit_info.describe()}); its output is in the bot's log", log)
 
 
 def _seal(folder: Path) -> None:
@@ -102,5 +103,5 @@ def _seal(folder: Path) -> None:
             os.chmod(path, 0o755 if path.is_dir() or path.name == "bot" else 0o644)
 
 
-def _tail(log: str, lines: int = 20) -> str:
+def log_tail(log: str, lines: int = 20) -> str:
     return "\n".join(log.strip().splitlines()[-lines:])

@@ -23,7 +23,7 @@ from rich.table import Table
 import games
 from games import GameError, State
 from sandbox.backends import BACKENDS, get_backend
-from sandbox.build import BotBuildError
+from sandbox.build import BotBuildError, log_tail
 from sandbox.errors import SandboxError
 from sandbox.frames import FrameSource
 from sandbox.html_export import write_replay_html
@@ -65,8 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     except Terminated as stop:
         err.print(f"stopped by {stop}")
         return 143
-    except BotBuildError as error:
-        err.print(f"error: {error}", markup=False)
+    except BotBuildError as error:  # your own bot: the compiler's words are for you
+        err.print(f"error: {error}\n{log_tail(error.log)}", markup=False)
         return 2
     except (SandboxError, GameError, ValueError, OSError) as error:
         err.print(f"error: {_one_line(error)}", markup=False)

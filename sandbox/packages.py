@@ -8,27 +8,24 @@ is identified by the SHA-256 of its files so compiled code can be cached by cont
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import zipfile
-import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from sandbox.archive import (
     ENTRY_POINTS,
+    LOCAL_LIMITS,
+    SKIPPED_NAMES,
     SOURCE_SUFFIXES,
-    PackageLimits,
-    check_entries,
-    entry_name,
+    extract,
+    make_readable,
     only_entry,
+    wrap_source,
 )
 from sandbox.errors import BotPackageError
 
 BUILTIN_PREFIX = "builtin:"
-LIMITS = PackageLimits()
-MAX_FILES = LIMITS.max_entries
-MAX_UNPACKED = LIMITS.max_unpacked
 
 
 @dataclass(frozen=True)
@@ -91,24 +88,19 @@ def unpack(spec: BotSpec, dest: Path) -> BotPackage:
     if spec.is_builtin:
         raise BotPackageError("built-in players are not unpacked")
     src = Path(spec.source)
-    dest.mkdir(parents=True, exist_ok=False)
     if src.is_dir():
-        _copy_folder(src, dest)
-    elif zipfile.is_zipfile(src):
-        _extract_zip(src, dest)
+        dest.mkdir(parents=True, exist_ok=False)
+        _copy_folder(src, dest, spec.name)
+        entry = only_entry([name for name in ENTRY_POINTS if (dest / name).is_file()],
+                           spec.name)
+        make_readable(dest)
     else:
-        shutil.copyfile(src, dest / SOURCE_SUFFIXES[src.suffix])
-    root = _descend_single_folder(dest)
-    entry, language = find_entry(root, spec.source)
-    _make_readable(dest)
-    return BotPackage(spec=spec, root=root, language=language, entry=entry,
-                      digest=tree_digest(root))
-
-
-def find_entry(root: Path, what: str) -> tuple[str, str]:
-    entry = only_entry([name for name in ENTRY_POINTS if (root / name).is_file()], what)
-    return entry, ENTRY_POINTS[entry]
-
+        data = src.read_bytes()
+        if not zipfile.is_zipfile(src):
+            data = wrap_source(SOURCE_SUFFIXES[src.suffix], data)
+        entry = PurePosixPath(extract(data, dest, spec.name).entry).name
+    return BotPackage(spec=spec, root=dest, language=ENTRY_POINTS[entry], entry=entry,
+                      digest=tree_digest(dest))
 
 
 def tree_digest(root: Path) -> str:
@@ -122,58 +114,19 @@ def tree_digest(root: Path) -> str:
     return h.hexdigest()
 
 
-def _copy_folder(src: Path, dest: Path) -> None:
+def _copy_folder(src: Path, dest: Path, what: str) -> None:
     total = 0
     count = 0
     for path in src.rglob("*"):
-        if any(part in {".git", "__pycache__", "node_modules"} for part in path.parts):
+        if SKIPPED_NAMES.intersection(path.relative_to(src).parts):
             continue
         count += 1
-        if count > MAX_FILES:
-            raise BotPackageError(f"bot {str(src)!r}: more than {MAX_FILES} files")
+        if count > LOCAL_LIMITS.max_entries:
+            raise BotPackageError(f"bot {what!r}: more than {LOCAL_LIMITS.max_entries} files")
         if path.is_file():
             total += path.stat().st_size
-            if total > MAX_UNPACKED:
-                raise BotPackageError(f"bot {str(src)!r}: more than {MAX_UNPACKED >> 20} MiB")
+            if total > LOCAL_LIMITS.max_unpacked:
+                raise BotPackageError(
+                    f"bot {what!r}: more than {LOCAL_LIMITS.max_unpacked >> 20} MiB")
     shutil.copytree(src, dest, dirs_exist_ok=True, symlinks=True,
-                    ignore=shutil.ignore_patterns(".git", "__pycache__", "node_modules"))
-
-
-def _extract_zip(src: Path, dest: Path) -> None:
-    try:
-        with zipfile.ZipFile(src) as archive:
-            infos = archive.infolist()
-            check_entries(infos, str(src), LIMITS)
-            for info in infos:
-                target = dest / PurePosixPath(entry_name(info, str(src)))
-                if info.is_dir():
-                    target.mkdir(parents=True, exist_ok=True)
-                    continue
-                target.parent.mkdir(parents=True, exist_ok=True)
-                with archive.open(info) as fin, open(target, "wb") as fout:
-                    shutil.copyfileobj(fin, fout)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, zlib.error) as error:
-        raise BotPackageError(f"bot {str(src)!r}: cannot read the zip ({error})") from None
-
-
-def _descend_single_folder(root: Path) -> Path:
-    """A zip of a folder holds one top-level folder; the package is inside it."""
-    entries = [p for p in root.iterdir() if p.name not in {"__MACOSX", ".DS_Store"}]
-    if len(entries) == 1 and entries[0].is_dir() and not entries[0].is_symlink() and not any(
-            (root / name).is_file() for name in ENTRY_POINTS):
-        return entries[0]
-    return root
-
-
-def _make_readable(root: Path) -> None:
-    """Readable, not writable, by the bot's unprivileged uid (mounted read-only anyway)."""
-    os.chmod(root, 0o755)
-    for dirpath, dirnames, filenames in os.walk(root):
-        for d in dirnames:
-            p = os.path.join(dirpath, d)
-            if not os.path.islink(p):
-                os.chmod(p, 0o755)
-        for f in filenames:
-            p = os.path.join(dirpath, f)
-            if not os.path.islink(p):
-                os.chmod(p, 0o644)
+                    ignore=shutil.ignore_patterns(*SKIPPED_NAMES))

@@ -11,6 +11,7 @@ every version load; what a version lacks is left empty.
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -98,6 +99,18 @@ class MatchRecord:
             result=None if data.get("result") is None else Result.from_json(data["result"]),
             started_at=data.get("started_at", ""), duration=data.get("duration", 0.0),
             version=data.get("version", RECORD_VERSION))
+
+    def to_bytes(self) -> bytes:
+        """The stored form (the league's replays): compact JSON, zlib-compressed."""
+        return zlib.compress(json.dumps(self.to_json(), separators=(",", ":")).encode(), 6)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> MatchRecord:
+        """Raises ``ValueError`` (``zlib.error`` and JSON errors included) on bad data."""
+        try:
+            return cls.from_json(json.loads(zlib.decompress(data)))
+        except (KeyError, TypeError, zlib.error) as error:
+            raise ValueError(f"not a match record ({error!r})") from None
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")

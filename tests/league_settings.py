@@ -14,6 +14,11 @@ os.environ.setdefault("BOTLEAGUE_DATA", os.path.join(tempfile.gettempdir(), "bot
 os.environ.setdefault("LEAGUE_HEARTBEAT_SECONDS", "0.5")
 os.environ.setdefault("LEAGUE_STALE_AFTER", "4")
 os.environ.setdefault("LEAGUE_RESEND_AFTER", "2")
+# Tests upload, sign up and make tokens by the dozen; the tests of the limits set their own.
+os.environ.setdefault("LEAGUE_UPLOADS_PER_USER", "100000/hour")
+os.environ.setdefault("LEAGUE_MAX_VALIDATING", "1000")
+os.environ.setdefault("LEAGUE_SIGNUPS_PER_ADDRESS", "100000/hour")
+os.environ.setdefault("LEAGUE_TOKENS_PER_USER", "100000/hour")
 
 from league.settings import *  # noqa: F403
 

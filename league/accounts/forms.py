@@ -1,36 +1,39 @@
-"""Account forms: the login form refuses while its throttle is closed."""
+"""Account forms: the login form refuses while its rate limit is closed."""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
-from league.accounts.throttle import (
-    MAX_FAILURES,
-    WINDOW_SECONDS,
-    login_blocked,
-    login_failed,
-    login_succeeded,
-)
+from league.rate_limits import RateLimited, client_address, rate_check, rate_clear, rate_hit
 
 
 class ThrottledLoginForm(AuthenticationForm):
+    """Failed log-ins count per name and address (``RATE_LIMITS["login"]``): one attacker
+    cannot lock a person out from everywhere, and one address cannot try many passwords
+    against a name."""
+
     def clean(self) -> dict[str, Any]:
         username = self.cleaned_data.get("username") or ""
-        address = self.request.META.get("REMOTE_ADDR", "") if self.request else ""
-        if login_blocked(username=username, address=address):
-            raise forms.ValidationError(
-                f"Too many failed log-ins for this name from your address ({MAX_FAILURES}); "
-                f"wait {WINDOW_SECONDS // 60} minutes and try again, or reset your password "
-                "with staff's help.", code="throttled")
+        address = client_address(self.request) if self.request else ""
+        # hashed: user input, and a counter's key must be short and plain
+        key = hashlib.sha256(f"{username.strip().lower()}\0{address}".encode()).hexdigest()
+        try:
+            rate_check("login", key)
+        except RateLimited as refused:
+            raise forms.ValidationError(f"{refused.sentence()[:-1]}, or ask staff to "
+                                        "reset your password.", code="throttled") from None
         try:
             cleaned = super().clean()
         except forms.ValidationError:
-            login_failed(username=username, address=address)
+            with contextlib.suppress(RateLimited):  # the check above refuses the next one
+                rate_hit("login", key)
             raise
-        login_succeeded(username=username, address=address)
+        rate_clear("login", key)
         return cleaned
 
 

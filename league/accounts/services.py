@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from league.accounts.models import ApiToken, Profile
+from league.rate_limits import rate_hit
 
 TOKEN_PREFIX = "blt_"
 MAX_TOKENS = 20
@@ -35,10 +36,13 @@ def profile_update(*, user: AbstractBaseUser, display_name: str) -> Profile:
 
 
 def token_create(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
-    """A new token and its secret (``blt_<prefix>_<secret>``), which is never stored."""
+    """A new token and its secret (``blt_<prefix>_<secret>``), which is never stored.
+    ``RateLimited`` past ``RATE_LIMITS["token"]`` a user: revoking and making tokens again
+    must not mint fresh request budgets without end."""
     name = name.strip()
     if not name or len(name) > 60:
         raise TokenError("give the token a name of 1-60 characters (e.g. 'laptop')")
+    rate_hit("token", user.pk)
     with transaction.atomic():
         live = ApiToken.objects.select_for_update().filter(user=user, revoked_at=None)
         if live.count() >= MAX_TOKENS:

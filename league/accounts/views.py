@@ -14,11 +14,17 @@ from django.views.decorators.http import require_POST
 from league.accounts.forms import ProfileForm, SignupForm, TokenForm
 from league.accounts.models import ApiToken, Profile
 from league.accounts.services import TokenError, profile_update, token_create, token_revoke
+from league.rate_limits import RateLimited, client_address, rate_hit
 
 
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        try:
+            rate_hit("signup", client_address(request))
+        except RateLimited as refused:
+            form.add_error(None, refused.sentence())
+            return render(request, "accounts/signup.html", {"form": form}, status=429)
         with transaction.atomic():
             user = form.save()
             profile_update(user=user, display_name=form.cleaned_data["display_name"])
@@ -51,6 +57,8 @@ def tokens(request: HttpRequest) -> HttpResponse:
             form = TokenForm()
         except TokenError as error:
             form.add_error("name", str(error))
+        except RateLimited as refused:
+            form.add_error("name", refused.sentence())
     listed = ApiToken.objects.filter(user=request.user).order_by("revoked_at", "-created_at")
     response = render(request, "accounts/tokens.html", {
         "form": form, "tokens": listed, "created": created})

@@ -12,11 +12,13 @@ from django.core.exceptions import (
     TooManyFilesSent,
 )
 from django.http import Http404, HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from league.api.authentication import TOKENS_PAGE
+from league.rate_limits import RateLimited
 
 log = logging.getLogger(__name__)
 
@@ -43,10 +45,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             "sign in on the site, or send 'Authorization: Bearer <token>' with an API token "
             f"from {TOKENS_PAGE}")
         exc.auth_header = header
-    elif isinstance(exc, exceptions.Throttled):
-        wait = f"; try again in {int(exc.wait) + 1} s" if exc.wait is not None else ""
-        exc = exceptions.Throttled(wait=exc.wait,
-                                   detail=f"too many requests from this client{wait}")
+    elif isinstance(exc, RateLimited):
+        return Response({"detail": str(exc)}, status=429,
+                        headers={"Retry-After": str(exc.wait)})
     response = drf_exception_handler(exc, context)
     if response is None:
         log.error("API error on %s", context["request"].path, exc_info=exc)
@@ -70,6 +71,7 @@ def _validation_text(detail: Any, field: str = "") -> str:
     return f"{field}: {text}" if field and field != "non_field_errors" else text
 
 
+@csrf_exempt  # it changes nothing: a write to no endpoint is a JSON 404, not a CSRF page
 def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
     """An address under /api/ that names no endpoint."""
     return JsonResponse({"detail": f"no API endpoint at {request.path}; the list of "

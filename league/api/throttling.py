@@ -1,16 +1,18 @@
-"""Request rates per client: an API token counts on its own, a signed-in session per user, an
-anonymous caller per IP address. Rates are ``settings.API_THROTTLE_RATES`` (from the
-environment), read on every request so a changed setting takes effect."""
+"""Request rates per client (``settings.RATE_LIMITS``, counted by ``league.rate_limits``): an
+API token counts on its own, a signed-in session per user, an anonymous caller per address.
+A client over its rate gets ``RateLimited``, which the API answers with a JSON 429 and a
+``Retry-After``. Uploads are limited per user by the upload service itself (pages and API
+share one budget, whichever token sends them)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.conf import settings
 from rest_framework.request import Request
-from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.throttling import BaseThrottle
 
 from league.accounts.models import ApiToken
+from league.rate_limits import client_address, rate_hit
 
 if TYPE_CHECKING:  # DRF's views import the throttles named in settings
     from rest_framework.views import APIView
@@ -22,31 +24,35 @@ def client_key(request: Request) -> str:
     return f"user-{request.user.pk}"
 
 
-class _SettingsRateThrottle(SimpleRateThrottle):
-    def get_rate(self) -> str:
-        return settings.API_THROTTLE_RATES[self.scope]
+class _Throttle(BaseThrottle):
+    scope = ""
+
+    def ident(self, request: Request) -> str | None:
+        raise NotImplementedError
+
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        ident = self.ident(request)
+        if ident is not None:
+            rate_hit(self.scope, ident)  # RateLimited when over
+        return True
 
 
-class AnonThrottle(_SettingsRateThrottle):
+class AnonThrottle(_Throttle):
     scope = "anon"
 
-    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+    def ident(self, request: Request) -> str | None:
         if request.user and request.user.is_authenticated:
             return None
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+        return client_address(request)
 
 
-class TokenThrottle(_SettingsRateThrottle):
+class TokenThrottle(_Throttle):
     scope = "user"
 
-    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+    def ident(self, request: Request) -> str | None:
         if not (request.user and request.user.is_authenticated):
             return None
-        return self.cache_format % {"scope": self.scope, "ident": client_key(request)}
-
-
-class UploadThrottle(TokenThrottle):
-    scope = "upload"
+        return client_key(request)
 
 
 class ViewerAnonThrottle(AnonThrottle):

@@ -16,7 +16,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.api import selectors
-from league.api.errors import PayloadTooLarge
 from league.api.filters import BotFilters, FrameRange, MatchFilters, RankingFilters, query_filters
 from league.api.permissions import require_owner, require_private_access, require_signed_in
 from league.api.serializers import (
@@ -31,17 +30,9 @@ from league.api.serializers import (
     UploadSerializer,
     VersionSerializer,
 )
-from league.api.throttling import (
-    AnonThrottle,
-    TokenThrottle,
-    UploadThrottle,
-    ViewerAnonThrottle,
-    ViewerUserThrottle,
-)
+from league.api.throttling import ViewerAnonThrottle, ViewerUserThrottle
 from league.bots.models import Bot
 from league.bots.services import (
-    UPLOAD_LIMITS,
-    UPLOAD_MAX_BODY,
     UploadError,
     bot_retire,
     bot_set_public,
@@ -49,7 +40,6 @@ from league.bots.services import (
 )
 from league.ladders.replays import NoFrames, viewer_frames, viewer_header
 from league.ladders.selectors import Board
-from sandbox.archive import MIB
 from sandbox.frames import CHUNK, MAX_RANGE, parse_view
 
 
@@ -153,19 +143,17 @@ class VersionUpload(APIView):
 
     parser_classes = [MultiPartParser, FormParser]
     permission_classes = [IsAuthenticated]
-    throttle_classes = [AnonThrottle, TokenThrottle, UploadThrottle]
-
     @extend_schema(request={"multipart/form-data": UploadSerializer},
                    responses={201: VersionSerializer,
-                              400: OpenApiResponse(description="refused, with the reason")})
+                              400: OpenApiResponse(description="refused, with the reason"),
+                              413: OpenApiResponse(description="the request is over the cap"),
+                              429: OpenApiResponse(description="over the upload rate, or too "
+                                                               "many versions validating")})
     def post(self, request: Request) -> Response:
         form = UploadSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         upload = form.validated_data["file"]
-        if upload.size > UPLOAD_MAX_BODY:
-            raise PayloadTooLarge(f"{upload.name!r} is {upload.size} bytes; a bot may be at "
-                                  f"most {UPLOAD_LIMITS.max_archive // MIB} MiB")
-        try:
+        try:  # over its rate: RateLimited, a 429 (league.api.errors)
             version = version_upload(owner=request.user, game=form.validated_data["game"],
                                      name=form.validated_data["name"], filename=upload.name,
                                      data=upload.read())

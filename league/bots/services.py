@@ -6,21 +6,21 @@ from __future__ import annotations
 import hashlib
 import re
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 import games
 from league.bots.models import Bot, BotVersion, VersionStatus
+from league.bots.uploads import UPLOAD_LIMITS
 from league.ladders.models import Ladder
+from league.rate_limits import RateLimited, rate_hit
 from sandbox import BotPackageError
-from sandbox.archive import MIB, PackageLimits, package_upload
+from sandbox.archive import package_upload
 
-UPLOAD_LIMITS = PackageLimits(max_archive=10 * MIB, max_entries=1000, max_unpacked=50 * MIB,
-                              max_ratio=100)
-UPLOAD_MAX_BODY = UPLOAD_LIMITS.max_archive + 256 * 1024
-"""The largest request body an upload may come in: the archive cap plus room for the form's
-other fields and the multipart framing. Pages and API refuse a larger one before reading it."""
+VALIDATING_WAIT = 10
+"""Seconds a refusal for too many versions validating suggests (a validation takes a few)."""
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 
 
@@ -29,9 +29,13 @@ class UploadError(ValueError):
 
 
 def version_upload(*, owner: AbstractBaseUser, game: str, name: str, filename: str,
-                   data: bytes) -> BotVersion:
+                   data: bytes, limited: bool = True) -> BotVersion:
     """Store a new version of ``owner``'s bot ``name`` (created on first upload) and queue its
-    validation match. Raises ``UploadError`` with nothing stored."""
+    validation match. Raises ``UploadError`` with nothing stored, or ``RateLimited`` when the
+    owner is over the upload rate or has too many versions waiting for validation
+    (``limited=False``: the operator's own uploads, such as the demo's)."""
+    if limited:
+        _check_upload_limits(owner)
     ladder = _ladder_for(game)
     if not NAME_PATTERN.match(name):
         raise UploadError(f"bot name {name!r}: use 1-40 letters, digits, '_', '.' or '-', "
@@ -55,6 +59,15 @@ def version_upload(*, owner: AbstractBaseUser, game: str, name: str, filename: s
         raise UploadError(f"bot name {name!r} was just taken for {game}; try again or "
                           "choose another") from None
     return version
+
+
+def _check_upload_limits(owner: AbstractBaseUser) -> None:
+    rate_hit("upload", owner.pk)  # every attempt counts: checking a zip is work too
+    waiting = BotVersion.objects.filter(bot__owner=owner,
+                                        status=VersionStatus.VALIDATING).count()
+    if waiting >= settings.LEAGUE_MAX_VALIDATING:
+        raise RateLimited("validating", VALIDATING_WAIT,
+                          f"{waiting} of your versions are waiting for validation")
 
 
 def _ladder_for(game: str) -> Ladder:

@@ -14,7 +14,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 
 from league.bots.models import BotVersion
-from league.bots.services import UPLOAD_LIMITS, UploadError, version_upload
+from league.bots.services import UploadError, version_upload
+from league.bots.uploads import UPLOAD_LIMITS
 from league.demo.catalogue import DEMO_BOTS, DEMO_USERS, DemoBot
 from league.ladders.models import Ladder
 from sandbox import BotPackageError
@@ -111,7 +112,7 @@ def demo_bot_upload(*, bot: DemoBot, owner: AbstractBaseUser) -> Change:
     if latest is not None and latest.sha256 == stored_sha256(bot.filename, data):
         return Change.UNCHANGED
     version_upload(owner=owner, game=bot.game, name=bot.name, filename=bot.filename,
-                   data=data)
+                   data=data, limited=False)
     return Change.CREATED if latest is None else Change.UPDATED
 
 

@@ -12,8 +12,6 @@ guard, tells that order.
 
 from __future__ import annotations
 
-import json
-import zlib
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
@@ -33,6 +31,7 @@ from league.ladders.models import (
 )
 from league.ladders.ratings import Skill, rate_match
 from league.ladders.services import standing_place
+from league.redaction import public_text
 from sandbox import BotBuildError, BotPackageError, MatchRecord
 
 if TYPE_CHECKING:
@@ -51,7 +50,7 @@ def match_finish(*, match: Assignment, record: MatchRecord | None,
     none to delete (most matches are shorter than the publishing interval)."""
     if record is not None:
         ending, seats = _played(record)
-        replay = zlib.compress(json.dumps(record.to_json(), separators=(",", ":")).encode(), 6)
+        replay = Replay.encode(record)
     else:
         assert error is not None
         ending, seats = _unplayable(match, error)
@@ -90,7 +89,7 @@ def _played(record: MatchRecord) -> tuple[Fields, list[Fields]]:
     result = record.result
     assert result is not None
     ending = {"result": result.to_json(), "reason": result.reason[:40],
-              "detail": result.detail, "moves": len(record.moves),
+              "detail": public_text(result.detail), "moves": len(record.moves),
               "duration": record.duration}
     seats = []
     for seat, player in enumerate(record.players):
@@ -99,17 +98,20 @@ def _played(record: MatchRecord) -> tuple[Fields, list[Fields]]:
             "outcome": str(result.outcomes[seat]) if result.outcomes else "",
             "score": result.scores[seat] if seat < len(result.scores) else None,
             "forfeit": forfeit.kind if forfeit else "",
-            "forfeit_detail": forfeit.detail if forfeit else "",
+            "forfeit_detail": public_text(forfeit.detail) if forfeit else "",
             "moves": player.moves, "time_used": player.time_used,
-            "exit": player.exit[:80], "log": player.log[-LOG_LIMIT:]})
+            "exit": public_text(player.exit, 80), "log": player.log[-LOG_LIMIT:]})
     return ending, seats
 
 
 def _unplayable(match: Assignment, error: BotPackageError) -> tuple[Fields, list[Fields]]:
-    """The version could not even start (it does not compile): its seat forfeits."""
+    """The version could not even start (it does not compile): its seat forfeits. The
+    error's message says what kind of failure it was; the compiler's output, which quotes
+    the source, goes to the log (the owner's and staff's only)."""
     compiled = isinstance(error, BotBuildError)
-    ending = {"reason": "build-error" if compiled else "package-error", "detail": str(error)}
-    seats = [{"forfeit": "compile" if compiled else "package", "forfeit_detail": str(error),
+    detail = public_text(str(error))
+    ending = {"reason": "build-error" if compiled else "package-error", "detail": detail}
+    seats = [{"forfeit": "compile" if compiled else "package", "forfeit_detail": detail,
               "log": (error.log if compiled else "")[-LOG_LIMIT:]}
              if seat.version_id else {} for seat in match.seats]
     return ending, seats

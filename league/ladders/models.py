@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import json
-import zlib
+from dataclasses import replace
 from typing import Any
 
 from django.db import models
 from django.db.models import Case, F, Value, When
 
 from league.bots.models import BotVersion, game_choices
-from sandbox import Limits
+from sandbox import Limits, MatchRecord
 
 
 class LadderKind(models.TextChoices):
@@ -204,11 +203,28 @@ class LiveMove(models.Model):
 
 
 class Replay(models.Model):
-    """The match record (``sandbox.MatchRecord``), zlib-compressed JSON, one per match."""
+    """The match record (``sandbox.MatchRecord``), one per match, in its stored form.
+
+    What a worker named each bot by (a folder on its disk) is not the league's to show:
+    it is left out when a record is stored, and when one stored before that is read."""
 
     match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="replay")
     data = models.BinaryField()
     format = models.PositiveSmallIntegerField(default=1)
 
+    @staticmethod
+    def encode(record: MatchRecord) -> bytes:
+        return _without_sources(record).to_bytes()
+
+    @staticmethod
+    def decode(data: bytes) -> MatchRecord:
+        """Raises ``ValueError`` on data that is not a record."""
+        return _without_sources(MatchRecord.from_bytes(bytes(data)))
+
     def record(self) -> dict[str, Any]:
-        return json.loads(zlib.decompress(bytes(self.data)))
+        """The record as JSON, for the API."""
+        return self.decode(self.data).to_json()
+
+
+def _without_sources(record: MatchRecord) -> MatchRecord:
+    return replace(record, players=[replace(p, source="") for p in record.players])

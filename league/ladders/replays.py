@@ -12,9 +12,7 @@ on the server.
 
 from __future__ import annotations
 
-import json
 import threading
-import zlib
 from collections import OrderedDict
 from typing import Any
 
@@ -92,8 +90,8 @@ def _stored(match: Match) -> tuple[FrameSource, MatchRecord] | None:
         return cached
     data = Replay.objects.filter(pk=replay_id).values_list("data", flat=True).first()
     try:
-        record = MatchRecord.from_json(json.loads(zlib.decompress(bytes(data or b""))))
-    except (KeyError, TypeError, ValueError, zlib.error) as error:
+        record = Replay.decode(data or b"")
+    except ValueError as error:
         raise NoFrames(f"the stored replay of match {match.pk} cannot be read ({error!r})"
                        ) from None
     entry = (FrameSource.from_record(record), record)

@@ -27,6 +27,7 @@ from league.ladders.periodic import Every
 from league.ladders.versions_cache import cached_folder
 from league.ladders.writer import WRITER
 from league.logs import match_fields
+from league.redaction import public_text
 from sandbox import BotBuildError, BotPackageError, BotSpec, SandboxError, run_match
 
 log = logging.getLogger(__name__)
@@ -120,12 +121,13 @@ def _infrastructure_failure(claim: Claim, reason: str) -> RunOutcome:
                                 claim_token=claim.token)
     if claim.attempt >= settings.LEAGUE_MAX_ATTEMPTS:
         if mine.update(status=MatchStatus.FAILED, reason="infrastructure",
-                       detail=f"after {claim.attempt} attempts: {reason}"[:2000],
+                       detail=public_text(f"after {claim.attempt} attempts: {reason}"),
                        claim_token="", finished_at=timezone.now()):
             LiveMove.objects.filter(match_id=claim.match_id).delete()  # nothing to follow now
         return RunOutcome.FAILED
     # enqueued_at = now: the reaper leaves it to the backoff message the task sends next
-    mine.update(status=MatchStatus.QUEUED, claim_token="", detail=reason[:2000],
+    # the log above keeps the paths, for the staff; the match's detail is public
+    mine.update(status=MatchStatus.QUEUED, claim_token="", detail=public_text(reason),
                 enqueued_at=timezone.now())
     return RunOutcome.RETRY
 

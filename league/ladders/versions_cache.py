@@ -11,7 +11,8 @@ from pathlib import Path
 from django.conf import settings
 
 from league.bots.models import BotVersion
-from sandbox.packages import BotSpec, unpack
+from league.bots.uploads import UPLOAD_LIMITS
+from sandbox.archive import extract
 
 
 def version_folder(version: BotVersion) -> Path:
@@ -29,9 +30,10 @@ def cached_folder(sha256: str, version: Callable[[], BotVersion]) -> Path:
     cache.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".unpack-", dir=cache))
     try:
-        archive = staging / "bot.zip"
-        archive.write_bytes(bytes(version().archive))
-        unpack(BotSpec(str(archive)), staging / "tree")
+        # the rules its upload passed; a name this disk refuses is a BotPackageError
+        the_version = version()
+        extract(bytes(the_version.archive), staging / "tree", str(the_version),
+                UPLOAD_LIMITS)
         try:
             (staging / "tree").rename(final)  # atomic: another worker may race us here
         except OSError:

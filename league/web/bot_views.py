@@ -6,7 +6,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
 from league.bots.models import Bot
@@ -18,9 +17,9 @@ from league.bots.services import (
     bot_set_public,
     version_upload,
 )
+from league.rate_limits import RateLimited
 from league.web import selectors
 from league.web.forms import ModerationForm, UploadForm, VisibilityForm
-from league.web.uploads import MAX_BODY, CappedUploadHandler, cap_upload
 
 
 def bot(request: HttpRequest, bot_id: int) -> HttpResponse:
@@ -104,43 +103,28 @@ def version_source(request: HttpRequest, version_id: int) -> HttpResponse:
 
 
 @login_required
-@csrf_exempt  # the capped upload handler must be in place before CSRF reads the body...
 def my_bots(request: HttpRequest) -> HttpResponse:
-    handler = None
-    if request.method == "POST":
-        handler = cap_upload(request)
-        if handler is None:  # declared over the cap: refused without reading the body
-            return _page(request, UploadForm(), error=TOO_LARGE, status=413)
-    return _my_bots(request, handler)
-
-
-TOO_LARGE = (f"The upload is over {MAX_BODY // 1024 // 1024} MiB; send a smaller archive "
-             "(leave data files out).")
-
-
-def _page(request: HttpRequest, form: UploadForm, error: str = "",
-          status: int = 200) -> HttpResponse:
-    return render(request, "web/my_bots.html", {
-        "bots": selectors.my_bots(user=request.user), "form": form, "error": error},
-        status=status)
-
-
-@csrf_protect  # ...so CSRF is checked here, after it
-def _my_bots(request: HttpRequest, handler: CappedUploadHandler | None) -> HttpResponse:
-    form = UploadForm()
+    """The list and the upload form (a body over the cap never gets here:
+    ``league.bots.uploads.UploadSizeMiddleware``)."""
+    form = UploadForm(initial={"game": request.session.get("upload_game", "")})
+    status = 200
     if request.method == "POST":
         form = UploadForm(request.POST, request.FILES)
-        if handler is not None and handler.cut:
-            return _page(request, UploadForm(), error=TOO_LARGE, status=413)
         if form.is_valid():
             upload = form.cleaned_data["file"]
+            request.session["upload_game"] = form.cleaned_data["game"]
             try:
                 new = version_upload(owner=request.user, game=form.cleaned_data["game"],
                                      name=form.cleaned_data["name"], filename=upload.name,
                                      data=upload.read())
             except UploadError as error:
                 form.add_error(None, str(error))
+            except RateLimited as refused:
+                form.add_error(None, refused.sentence())
+                status = 429
             else:
                 messages.success(request, f"{new} uploaded; it is validating now.")
                 return redirect("my-bots")
-    return _page(request, form, status=400 if form.errors else 200)
+        status = status if status != 200 else 400
+    return render(request, "web/my_bots.html", {
+        "bots": selectors.my_bots(user=request.user), "form": form}, status=status)

@@ -7,7 +7,13 @@ from dataclasses import asdict
 
 from django.conf import settings
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseRedirect,
+    JsonResponse,
+)
 from django.shortcuts import get_object_or_404, render
 from django.templatetags.static import static
 
@@ -22,6 +28,20 @@ from sandbox.html_export import replay_html
 BOARD_PAGE = 50
 OPENING_FRAMES = 16
 """Frames the match page carries, so the viewer draws its first without another request."""
+
+
+def error_page(request: HttpRequest, title: str, message: str, status: int) -> HttpResponse:
+    """An error in the site's own dress, or as JSON under /api/ (every API answer is)."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": message}, status=status)
+    return render(request, "web/error.html", {"title": title, "message": message},
+                  status=status)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    return error_page(request, "The form was too old", "The form's security token did not "
+                      "match (an old page, or cookies off). Go back, reload the page and send "
+                      "it again.", 403)
 
 
 def favicon(request: HttpRequest) -> HttpResponse:

@@ -149,13 +149,13 @@ def people(db: None) -> People:
 
 
 @pytest.fixture(autouse=True)
-def _fresh_cache() -> Iterator[None]:
-    """The log-in throttle counts in the cache; no count leaks from one test to the next."""
-    from django.core.cache import cache
+def _fresh_rates() -> Iterator[None]:
+    """Rate limits count in Redis; no count leaks from one test to the next."""
+    from league.rate_limits import rates_reset
 
-    cache.clear()
+    rates_reset()
     yield
-    cache.clear()
+    rates_reset()
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 import schemathesis
-from django.core.cache import cache
+from django.conf import settings as django_settings
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.test import Client
@@ -19,6 +19,7 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_schema_conformance,
+    status_code_conformance,
 )
 
 from league.wsgi import application
@@ -27,10 +28,9 @@ from tests.league.api_world import World, make_world
 
 @pytest.fixture
 def world(db: None) -> Iterator[World]:
-    cache.clear()
     rates = {"anon": "100000/min", "user": "100000/min", "upload": "100000/hour",
              "viewer": "100000/min"}
-    with override_settings(API_THROTTLE_RATES=rates):
+    with override_settings(RATE_LIMITS={**django_settings.RATE_LIMITS, **rates}):
         yield make_world()
 
 
@@ -78,7 +78,8 @@ def api_schema(world: World) -> Iterator[schemathesis.BaseSchema]:
             signal.connect(close_old_connections)
 
 
-CHECKS = [not_a_server_error, response_schema_conformance, content_type_conformance]
+CHECKS = [not_a_server_error, response_schema_conformance, content_type_conformance,
+          status_code_conformance]
 AS = {"anonymous": None, "owner": "owner"}
 
 

@@ -160,21 +160,6 @@ def test_an_upload_over_the_cap_is_refused_before_its_body_is_read(
     assert not Bot.objects.filter(name="big").exists()
 
 
-def test_a_body_without_a_declared_length_is_cut_off_at_the_cap() -> None:
-    from django.core.files.uploadhandler import StopFutureHandlers, StopUpload
-
-    from league.web.uploads import MAX_BODY, CappedUploadHandler
-
-    handler = CappedUploadHandler()
-    handler.handle_raw_input(None, {}, 0, b"--x")
-    with pytest.raises(StopFutureHandlers):  # how a memory handler claims a file
-        handler.new_file("file", "main.py", "text/plain", None)
-    handler.receive_data_chunk(b"x" * MAX_BODY, 0)
-    with pytest.raises(StopUpload):
-        handler.receive_data_chunk(b"x", MAX_BODY)
-    assert handler.cut
-
-
 def test_every_page_sends_a_content_security_policy_without_inline_script(
         client: Client, people: People) -> None:
     match = finished(active(people.alice, "one"), active(people.bob, "two"))
