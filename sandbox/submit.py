@@ -4,7 +4,8 @@
         --url https://league.example.org --token blt_...
 
 The URL and token may come from ``BOTLEAGUE_URL`` and ``BOTLEAGUE_TOKEN`` instead. A folder is
-zipped (without ``.git``, ``__pycache__``, ``node_modules``); a file or zip is sent as it is.
+zipped (without ``.git``, ``__pycache__``, ``__MACOSX``, ``.DS_Store``); a file or zip is sent
+as it is.
 It speaks HTTP to the league's REST API and nothing else: no import from ``league/``.
 
 Exit status: 0 active, 1 rejected or refused (the reason and the bot's log are printed),
@@ -29,11 +30,10 @@ from typing import Any
 
 from rich.console import Console
 
-from sandbox.archive import MIB, ZIP_EPOCH
+from sandbox.archive import MIB, SKIPPED_NAMES, ZIP_EPOCH
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 MAX_UPLOAD = 10 * MIB
-SKIPPED = {".git", "__pycache__", "node_modules", ".DS_Store"}
 POLL_SECONDS = 1.0
 
 
@@ -142,7 +142,7 @@ def zip_folder(folder: Path) -> bytes:
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in sorted(folder.rglob("*")):
             relative = path.relative_to(folder)
-            if any(part in SKIPPED for part in relative.parts) or path.is_symlink() or \
+            if SKIPPED_NAMES.intersection(relative.parts) or path.is_symlink() or \
                     not path.is_file():
                 continue
             info = zipfile.ZipInfo(relative.as_posix(), date_time=ZIP_EPOCH)

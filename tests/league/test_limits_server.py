@@ -55,8 +55,11 @@ class Server:
                                      "Referer": f"{self.url}{path}"})
 
 
-@pytest.fixture
-def server(transactional_db: None, tmp_path: Path) -> Iterator[Server]:
+@pytest.fixture(params=["redis", "embedded"])
+def server(request: pytest.FixtureRequest, transactional_db: None, tmp_path: Path
+           ) -> Iterator[Server]:
+    """gunicorn with 3 processes, counting in Redis, or (``embedded``: no Redis configured)
+    in the SQLite file of the data folder, as ``./dev up`` does."""
     ladders_install(Ladder)
     rates_reset()
     with socket.socket() as probe:
@@ -66,6 +69,8 @@ def server(transactional_db: None, tmp_path: Path) -> Iterator[Server]:
     env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": test_database_url(),
            "DJANGO_SETTINGS_MODULE": "tests.league_settings",
            "BOTLEAGUE_DATA": str(tmp_path / "data"), **LIMITS}
+    if request.param == "embedded":
+        env["REDIS_URL"] = ""  # the broker and the counts on files of the data folder
     with open(log, "wb") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-w", "3", "-b", f"127.0.0.1:{port}",
@@ -73,9 +78,10 @@ def server(transactional_db: None, tmp_path: Path) -> Iterator[Server]:
     url = f"http://127.0.0.1:{port}"
     try:
         def up() -> bool:
-            try:
-                return requests.get(f"{url}/health/", timeout=2).status_code < 500
-            except requests.ConnectionError:
+            try:  # a page that counts against no limit
+                return requests.get(f"{url}/favicon.ico", timeout=5,
+                                    allow_redirects=False).status_code == 302
+            except requests.RequestException:
                 return False
 
         wait_for(up, 60, "gunicorn to answer", log.read_text)

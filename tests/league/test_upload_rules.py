@@ -16,7 +16,7 @@ from league.bots.models import Bot, BotVersion
 from league.ladders.models import Match
 from league.ladders.services import validation_match_create
 from tests.league.conftest import Worker, wait_validated
-from tests.sandbox.archive_cases import CASES, Case, with_duplicate
+from tests.sandbox.archive_cases import BOT, CASES, Case, with_duplicate, zip_of
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
@@ -42,11 +42,14 @@ def _named(name: str, data: bytes):
     return SimpleUploadedFile(name, data, content_type="application/zip")
 
 
+@pytest.mark.parametrize(("data", "reason"), [
+    (with_duplicate("main.py"), "are the same name"),
+    (zip_of(("mybot/main.py", BOT), "empty/"), "sits beside that folder"),
+], ids=["duplicate", "stray-folder"])
 def test_a_stored_version_the_worker_cannot_unpack_is_rejected_and_leaves_no_folder(
-        worker: Worker, ladders, alice: User) -> None:
-    """A version stored before today's rules (two members named main.py): its validation
-    rejects it with the reason on the first attempt, and no unpacked folder stays behind."""
-    data = with_duplicate("main.py")
+        worker: Worker, ladders, alice: User, data: bytes, reason: str) -> None:
+    """A version stored before today's rules: its validation rejects it with the reason (no
+    server path in it) on the first attempt, and no unpacked folder stays behind."""
     bot = Bot.objects.create(owner=alice, game="stones", name="old")
     version = BotVersion.objects.create(
         bot=bot, number=1, sha256=hashlib.sha256(data).hexdigest(), size=len(data),
@@ -54,7 +57,7 @@ def test_a_stored_version_the_worker_cannot_unpack_is_rejected_and_leaves_no_fol
     validation_match_create(version=version)
     wait_validated(version, worker=worker)
     assert version.status == "rejected"
-    assert "are the same name" in version.reason
+    assert reason in version.reason
     match = Match.objects.get(kind="validation", participants__version=version)
     assert (match.status, match.attempts) == ("finished", 1)
     assert str(settings.DATA_DIR) not in version.reason + match.detail
