@@ -19,7 +19,7 @@ Each turn the first rule that applies decides:
 5. search their half: stand in its middle column, in the row seen least lately, and scan
    along the row with wind (one turn) or look 5 cells every way (costs four skipped turns).
 
-Against the random player it wins about two games in three and draws the rest, mostly games
+Against the random player it wins about three games in five and draws the rest, mostly games
 in which it never found the opponent (a random wizard shoots at random cells, so it seldom
 hits back). Where to improve: dodge after being hit, keep a shield up, guess
 where an unseen opponent went, search where it was last seen first, plan paths round walls.
