@@ -3,7 +3,7 @@
 The board is three bitboards (Python ints, bit ``row * cols + col``): live robots, scrap and
 the player's cell. Robots step all at once by shifting eight groups (the robots above-left of
 the player move down-right by ``cols + 1`` bits, and so on); cells reached twice crash into
-scrap. See ``rules/robots.md``.
+scrap. See ``docs/rules/robots.md``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Stones (game id ``stones``): place stones that may not touch any other stone.
 
 Cells are bits ``row * size + col`` of an int. A stone blocks its 3x3 neighbourhood for both
-players; the player to move with no free cell loses. See ``rules/stones.md``.
+players; the player to move with no free cell loses. See ``docs/rules/stones.md``.
 """
 
 from __future__ import annotations

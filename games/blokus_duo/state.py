@@ -1,4 +1,4 @@
-"""Blokus Duo rules on bitboards (game id ``blokus_duo``); see ``rules/blokus_duo.md``.
+"""Blokus Duo rules on bitboards (game id ``blokus_duo``); see ``docs/rules/blokus_duo.md``.
 
 Legal moves are generated for all anchors of a shape at once: with ``free`` the squares a
 player may cover (empty, no own edge contact) and ``corners`` the free squares touching its

@@ -1,6 +1,6 @@
 """2048 (game id ``g2048``): slide tiles on a grid, equal tiles merge; one player, with chance.
 
-See ``rules/g2048.md``. The board is a packed int (``games.g2048.board``); this module holds
+See ``docs/rules/g2048.md``. The board is a packed int (``games.g2048.board``); this module holds
 the move notation, the options, the state machine (move, spawn, end) and the views.
 """
 

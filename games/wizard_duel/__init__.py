@@ -1,8 +1,8 @@
 """Wizard Duel (game id ``wizard_duel``): two wizards on a 10 x 20 map of magic elements.
 
 Hidden information and chance: each wizard knows only its own view of the map, and emptied
-cells refill at random. The specification is ``rules/wizard_duel.md`` with its **D**
-decisions. Modules: ``actions`` (the notation), ``board`` (geometry, cell contents, refill
+cells refill at random. The rules, as bot authors read them: ``docs/rules/wizard_duel.md``.
+Modules: ``actions`` (the notation), ``board`` (geometry, cell contents, refill
 draws), ``events`` (what a wizard learns), ``state`` (the rules and the turn clock),
 ``views`` (observations, spectator view, text), ``game`` (options and registration).
 

@@ -1,4 +1,4 @@
-"""The Wizard Duel game (id ``wizard_duel``): rules plus options; see ``rules/wizard_duel.md``."""
+"""The Wizard Duel game (id ``wizard_duel``), rules plus options: ``docs/rules/wizard_duel.md``."""
 
 from __future__ import annotations
 

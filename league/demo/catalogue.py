@@ -65,8 +65,8 @@ MONTE_CARLO = "flat Monte Carlo, random playouts after each move."
 
 
 # Strongest first on each ladder, as measured against each other and a random player. The
-# JavaScript and C++ starters play the first legal move; Monte Mia is held to 1 ms a move in
-# 2048, where a game lasts hundreds of moves.
+# three Stones starters (JavaScript, C++, Python) play the same rules; Monte Mia is held to
+# 1 ms a move in 2048, where a game lasts hundreds of moves.
 DEMO_BOTS: tuple[DemoBot, ...] = (
     _builtin("stones", "perfect-petra", "dave", "perfect",
              "solves 5 x 5 Stones exactly and wins every won position."),
