@@ -17,13 +17,11 @@ from sandbox.build import BotBuildError
 from sandbox.errors import BackendUnavailable, BotPackageError, SandboxError
 from sandbox.limits import Limits
 from sandbox.packages import BotSpec
-from sandbox.record import MatchRecord, MoveRecord, PlayerRecord
 from sandbox.referee import run_match
 
 FORFEIT_REASONS = ("timeout", "crash", "illegal", "malformed", "output-limit", "memory-limit")
 
 __all__ = [
     "BACKENDS", "FORFEIT_REASONS", "Backend", "BackendUnavailable", "BotBuildError",
-    "BotPackageError", "BotSpec", "Limits", "MatchRecord", "MoveRecord", "PlayerRecord",
-    "SandboxError", "get_backend", "run_match",
+    "BotPackageError", "BotSpec", "Limits", "SandboxError", "get_backend", "run_match",
 ]

@@ -22,17 +22,17 @@ from rich.table import Table
 
 import games
 from games import GameError, State
+from replay.frames import FrameSource
+from replay.html_export import write_replay_html
+from replay.record import MatchRecord, MoveRecord
+from replay.summary import tally
 from sandbox.backends import BACKENDS, get_backend
 from sandbox.build import BotBuildError, log_tail
 from sandbox.errors import SandboxError
-from sandbox.frames import FrameSource
-from sandbox.html_export import write_replay_html
 from sandbox.limits import MIB, Limits
 from sandbox.packages import BotSpec, check_spec
-from sandbox.record import MatchRecord, MoveRecord
 from sandbox.referee import run_match
 from sandbox.submit import add_parser as add_submit_parser
-from sandbox.summary import tally
 
 
 def _console(stderr: bool = False) -> Console:

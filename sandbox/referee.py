@@ -20,6 +20,7 @@ from typing import Any
 
 import games
 from games import IllegalMoveError, MalformedMoveError, State
+from replay.record import MatchRecord, MoveRecord, PlayerRecord
 from sandbox import protocol
 from sandbox.backends import Backend, ExitInfo, LaunchSpec, RunningBot, get_backend
 from sandbox.build import build_cpp
@@ -29,7 +30,6 @@ from sandbox.languages import bot_command, builtin_command
 from sandbox.limits import Limits
 from sandbox.match_folders import match_folder, sweep_stale_match_folders
 from sandbox.packages import BotPackage, BotSpec, check_spec, unpack
-from sandbox.record import MatchRecord, MoveRecord, PlayerRecord
 from sandbox.runtime import library_dir
 
 OnMove = Callable[[State, MoveRecord], None]

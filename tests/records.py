@@ -7,7 +7,7 @@ from typing import Any
 
 import games
 from games.players import make_player, showcase_player
-from sandbox import MatchRecord, MoveRecord, PlayerRecord
+from replay import MatchRecord, MoveRecord, PlayerRecord
 
 LONG_2048_OPTIONS = {"rows": 8, "cols": 8, "max_turns": 20_000}
 LONG_2048_SEED = 5

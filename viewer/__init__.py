@@ -2,7 +2,7 @@
 
 Nothing here is Python but this note and where the files are: the league serves ``static/``
 under ``/static/viewer/`` and the local runner inlines it into self-contained ``--html``
-files (``sandbox.html_export``), so neither imports the other. One module per game lives in
+files (``replay.html_export``), so neither imports the other. One module per game lives in
 ``static/games/``; a new game adds one there.
 """
 

@@ -40,7 +40,7 @@ from league.bots.services import (
 )
 from league.ladders.replays import NoFrames, viewer_frames, viewer_header
 from league.ladders.selectors import Board
-from sandbox.frames import CHUNK, MAX_RANGE, parse_view
+from replay.frames import CHUNK, MAX_RANGE, parse_view
 
 
 class GameList(APIView):

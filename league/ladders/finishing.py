@@ -32,7 +32,8 @@ from league.ladders.models import (
 from league.ladders.ratings import Skill, rate_match
 from league.ladders.services import standing_place
 from league.redaction import public_text
-from sandbox import BotBuildError, BotPackageError, MatchRecord
+from replay import MatchRecord
+from sandbox import BotBuildError, BotPackageError
 
 if TYPE_CHECKING:
     from league.ladders.claiming import Assignment

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from league.ladders.models import LiveMove
 from league.ladders.periodic import Every
-from sandbox import MoveRecord
+from replay import MoveRecord
 
 if TYPE_CHECKING:
     from games import State

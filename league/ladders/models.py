@@ -9,7 +9,8 @@ from django.db import models
 from django.db.models import Case, F, Value, When
 
 from league.bots.models import BotVersion, game_choices
-from sandbox import Limits, MatchRecord
+from replay import MatchRecord
+from sandbox import Limits
 
 
 class LadderKind(models.TextChoices):

@@ -1,6 +1,6 @@
 """Reads for the replay viewer: a match's viewer header and its frames in ranges.
 
-Frames are re-derived by the engine (``sandbox.frames``) from the stored replay, or, while the
+Frames are re-derived by the engine (``replay.frames``) from the stored replay, or, while the
 match runs, from the moves its worker publishes (``LiveMove``). A ``FrameSource`` keeps
 checkpoints of a long game, so each process keeps the sources of the matches being watched in
 a small LRU cache: scrubbing a 20,000-move game replays at most a checkpoint's worth of moves
@@ -20,10 +20,10 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.urls import reverse
 
 from league.ladders.models import LiveMove, Match, MatchStatus, Participant, Replay
-from sandbox import MatchRecord, MoveRecord
-from sandbox.frames import SPECTATOR, FrameSource, View
-from sandbox.viewer_data import broken_json
-from sandbox.viewer_data import viewer_header as viewer_header_of
+from replay import MatchRecord, MoveRecord
+from replay.frames import SPECTATOR, FrameSource, View
+from replay.viewer_data import broken_json
+from replay.viewer_data import viewer_header as viewer_header_of
 
 AnyUser = AbstractBaseUser | AnonymousUser
 CACHE_SIZE = 16

@@ -23,7 +23,7 @@ from league.ladders.replays import NoFrames, match_record, may_read_log, viewer_
 from league.ladders.selectors import Board, ladder_board, queue_counts
 from league.web import selectors
 from league.web.match_lists import match_rows
-from sandbox.html_export import replay_html
+from replay.html_export import replay_html
 
 BOARD_PAGE = 50
 OPENING_FRAMES = 16

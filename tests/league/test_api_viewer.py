@@ -15,8 +15,8 @@ from django.utils import timezone
 import games
 from league.ladders.models import LiveMove, Match, Replay
 from league.ladders.replays import SOURCES
-from sandbox import MatchRecord, MoveRecord, PlayerRecord
-from sandbox.frames import FrameSource
+from replay import MatchRecord, MoveRecord, PlayerRecord
+from replay.frames import FrameSource
 from tests.league.api_world import World, make_world
 
 

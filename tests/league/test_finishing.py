@@ -15,7 +15,8 @@ from league.ladders import finishing
 from league.ladders.claiming import Assignment, match_claim
 from league.ladders.models import Ladder, Match, Participant, Standing
 from league.ladders.services import match_create
-from sandbox import BotSpec, MatchRecord, run_match
+from replay import MatchRecord
+from sandbox import BotSpec, run_match
 from tests.league.pages import active
 
 

@@ -16,7 +16,7 @@ from league.ladders.live import LivePublisher
 from league.ladders.models import Ladder, LiveMove, Match, Participant, Replay
 from league.ladders.replays import SOURCES, viewer_frames, viewer_header
 from league.ladders.running import Claim, Heartbeat, RunOutcome, match_run
-from sandbox import MoveRecord
+from replay import MoveRecord
 from tests.league import bots
 from tests.league.pages import active
 

@@ -18,7 +18,7 @@ from league.demo import scale
 from league.demo.scale_rows import rate_pair
 from league.ladders.models import Ladder, Match, Participant, Replay, Standing
 from league.ladders.ratings import Skill, rate_match
-from sandbox.record import MatchRecord
+from replay.record import MatchRecord
 from tests.league.pages import active
 
 

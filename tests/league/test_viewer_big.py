@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from league.ladders.models import Ladder, Match
-from sandbox.frames import FrameSource
+from replay.frames import FrameSource
 from tests.browser import shoot, watch_for_errors
 from tests.league.viewer_world import store_record
 from tests.records import long_2048_record

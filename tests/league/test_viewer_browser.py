@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from league.ladders.models import Ladder, Match
-from sandbox import MatchRecord, MoveRecord
+from replay import MatchRecord, MoveRecord
 from tests.browser import shoot, watch_for_errors
 from tests.league.viewer_world import (
     PLAYERS,

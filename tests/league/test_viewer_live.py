@@ -18,8 +18,8 @@ from django.db import connection
 
 from league.ladders.models import Ladder
 from league.ladders.services import match_create
-from sandbox import MatchRecord
-from sandbox.frames import FrameSource
+from replay import MatchRecord
+from replay.frames import FrameSource
 from tests.browser import shoot, watch_for_errors
 from tests.league.conftest import Worker
 from tests.league.conftest import test_database_url as database_url

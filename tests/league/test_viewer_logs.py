@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from league.ladders.models import Ladder, Match
-from sandbox import MatchRecord
+from replay import MatchRecord
 from tests.browser import shoot, watch_for_errors
 from tests.league import bots
 from tests.league.conftest import People

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from league.ladders.models import Ladder, Match
-from sandbox import MatchRecord
+from replay import MatchRecord
 from tests.browser import shoot, watch_for_errors
 from tests.league.viewer_world import engine_frames, play_builtins, record_of
 from tests.viewer_checks import check, wait_drawn

@@ -14,8 +14,8 @@ from django.utils import timezone
 from league.bots.models import BotVersion
 from league.ladders.models import Ladder, Match, Participant, Replay
 from league.ladders.running import RunOutcome, match_run
-from sandbox import MatchRecord
-from sandbox.frames import MAX_RANGE, SPECTATOR, FrameSource, View
+from replay import MatchRecord
+from replay.frames import MAX_RANGE, SPECTATOR, FrameSource, View
 
 PLAYERS: dict[str, tuple[list[str], int]] = {
     # game: (built-in players by seat, seed) giving a game worth watching

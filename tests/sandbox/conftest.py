@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from sandbox import BackendUnavailable, Limits, MatchRecord, get_backend, run_match
+from replay import MatchRecord
+from sandbox import BackendUnavailable, Limits, get_backend, run_match
 from sandbox.cgroups import CgroupManager
 from sandbox.limits import MIB
 from sandbox.match_folders import (

@@ -7,8 +7,8 @@ import pytest
 
 import games
 from games import Result
-from sandbox.frames import CHECKPOINT_EVERY, MAX_RANGE, SPECTATOR, FrameSource, parse_view
-from sandbox.record import MoveRecord
+from replay.frames import CHECKPOINT_EVERY, MAX_RANGE, SPECTATOR, FrameSource, parse_view
+from replay.record import MoveRecord
 
 
 def played(game_id: str, seed: int = 3, options: dict | None = None, limit: int = 10_000

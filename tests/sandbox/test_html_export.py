@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from sandbox import MatchRecord
-from sandbox.frames import SPECTATOR
-from sandbox.html_export import all_frames, replay_html
+from replay import MatchRecord
+from replay.frames import SPECTATOR
+from replay.html_export import all_frames, replay_html
 from tests.browser import chromium, shoot, watch_for_errors
 from tests.records import engine_record
 from tests.viewer_checks import check, wait_drawn
@@ -54,7 +54,7 @@ def test_the_file_inlines_every_module_and_breaks_no_script_element(tmp_path: Pa
 
 
 def all_frames_of(record: MatchRecord) -> dict[str, list[dict[str, Any]]]:
-    from sandbox.frames import FrameSource
+    from replay.frames import FrameSource
 
     return all_frames(FrameSource.from_record(record))
 

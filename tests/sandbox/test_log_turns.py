@@ -7,9 +7,9 @@ import json
 
 import pytest
 
+from replay.frames import FrameSource
+from replay.record import RECORD_VERSION, MatchRecord
 from sandbox.channel import LogTail
-from sandbox.frames import FrameSource
-from sandbox.record import RECORD_VERSION, MatchRecord
 from tests.sandbox.conftest import BOTS, FAST, play
 
 VERSION_1 = {  # a record as the referee wrote it before log turns existed

@@ -4,7 +4,7 @@ every frame inlined, so the file opens from disk in a browser with no server and
 The viewer's ES modules import each other by relative path, which a page opened from disk
 cannot fetch; each module is inlined as a ``data:`` URL instead, its own imports rewritten to
 its dependencies' ``data:`` URLs first. A module imported twice gets the same URL, so it is one
-module, as on the site. Frames come from the engine (``sandbox.frames``), as on the site.
+module, as on the site. Frames come from the engine (``replay.frames``), as on the site.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import viewer
-from sandbox.frames import MAX_RANGE, FrameSource
-from sandbox.record import MatchRecord
-from sandbox.viewer_data import record_header
+from replay.frames import MAX_RANGE, FrameSource
+from replay.record import MatchRecord
+from replay.viewer_data import record_header
 
 _IMPORT = re.compile(r"""(\bfrom\s*|\bimport\s*)(["'])(\.{1,2}/[^"']+)\2""")
 _BASE_CSS = """

@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games import Result
-from sandbox.frames import CHUNK, FrameSource
-from sandbox.record import MatchRecord
+from replay.frames import CHUNK, FrameSource
+from replay.record import MatchRecord
 
 LogLines = Sequence[tuple[int, str]]
 MOVES_IN_HEADER = 2000

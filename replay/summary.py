@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from games import Outcome
-from sandbox.record import MatchRecord
+from replay.record import MatchRecord
 
 
 @dataclass

@@ -20,7 +20,7 @@ from typing import Any
 
 import games
 from games import GameError, IllegalMoveError, Result, State
-from sandbox.record import MatchRecord, MoveRecord
+from replay.record import MatchRecord, MoveRecord
 
 SPECTATOR = "spectator"
 CHUNK = 256
