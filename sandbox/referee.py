@@ -23,7 +23,7 @@ from games import IllegalMoveError, MalformedMoveError, State
 from sandbox import protocol
 from sandbox.backends import Backend, ExitInfo, LaunchSpec, RunningBot, get_backend
 from sandbox.build import build_cpp
-from sandbox.channel import Channel, Reply, Status
+from sandbox.channel import Channel, Reply, Status, finish_all
 from sandbox.errors import BotPackageError, SandboxError
 from sandbox.languages import bot_command, builtin_command
 from sandbox.limits import Limits
@@ -285,7 +285,14 @@ class _Match:
 
     # -- the end --------------------------------------------------------------------------
     def _finish(self) -> None:
-        """Tell every live bot the result, give them ``end_grace`` to exit, then sweep."""
+        """Tell every live bot the result, give them ``end_grace`` to exit, then sweep.
+
+        Each bot's end is judged on its own: all are told and have their input closed at
+        once, then drained and waited for together against one deadline, and only then is
+        any bot killed. Done one bot after another, a bot that keeps printing (or sleeping)
+        after ``end`` used the whole grace before the next bot was even told, and that bot
+        was recorded as killed.
+        """
         result = self.state.result
         live = [s for s in self.seats if s.bot is not None and not s.done]
         forfeit = result.forfeit if result is not None else None
@@ -301,19 +308,22 @@ class _Match:
             if result is not None and s.greeted:
                 s.channel.send(protocol.encode(protocol.end_message(result.to_json(), s.seat)))
         deadline = time.monotonic() + self.limits.end_grace
-        for s in live:
-            assert s.channel is not None
-            s.channel.finish(deadline)
+        finish_all([s.channel for s in live if s.channel is not None], deadline)
+        # Look at every exit before killing anyone. A bot that already exited is not held
+        # up by being looked at late; only one still running at the deadline is killed.
         for s in self.seats:
-            self._collect(s, deadline)
+            if s.bot is not None and s.exit is None:
+                s.exit = s.bot.wait(max(0.0, deadline - time.monotonic()))
+        for s in self.seats:
+            if s.bot is not None and s.exit is None:
+                s.bot.kill()
+        for s in self.seats:
+            self._collect(s)
 
-    def _collect(self, s: _Seat, deadline: float) -> None:
+    def _collect(self, s: _Seat) -> None:
         if s.bot is None or s.channel is None:
             return
-        if s.exit is None:
-            s.exit = s.bot.wait(max(0.0, deadline - time.monotonic()))
-        if s.exit is None:
-            s.bot.kill()
+        if s.exit is None:  # killed at the deadline above
             s.exit = s.bot.wait(5.0)
         s.channel.drain(time.monotonic() + 0.5)
         s.bot.cleanup()
