@@ -298,12 +298,14 @@ class Channel:
     def _flush(self) -> None:
         while self._pending:
             try:
-                written = self.transport.write(memoryview(self._pending))
+                # Released before the handlers run: a failed write's traceback still holds the
+                # view, and a buffer with a view on it cannot be cleared (BufferError).
+                with memoryview(self._pending) as view:
+                    written = self.transport.write(view)
             except BlockingIOError:
                 return
-            except (BrokenPipeError, ConnectionResetError, OSError):
-                # The bot closed its input or died; what it wrote is still read.
-                self._pending.clear()
+            except OSError:  # EPIPE, ECONNRESET: the bot closed its input or died
+                self._pending.clear()  # what it wrote is still read
                 return
             del self._pending[:written]
 
