@@ -10,6 +10,7 @@ forfeit with a reason: ``timeout``, ``crash``, ``illegal``, ``malformed``, ``out
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -33,6 +34,7 @@ from sandbox.record import MatchRecord, MoveRecord, PlayerRecord
 from sandbox.runtime import library_dir
 
 OnMove = Callable[[State, MoveRecord], None]
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -66,7 +68,9 @@ def run_match(game_id: str, bots: Sequence[BotSpec | str], *, options: dict[str,
 
     Raises ``GameError`` (unknown game, bad options), ``BotPackageError`` (a bot that cannot
     be played: bad path, no entry point, does not compile) and ``BackendUnavailable`` before
-    any move is played; everything a bot does wrong during play is a forfeit in the record.
+    any move is played, and ``BackendFault`` when the sandbox fails during play (a pause,
+    resume or kill that did not happen, a container removed under it); everything a bot does
+    wrong during play is a forfeit in the record.
     """
     game = games.make_game(game_id, options)
     specs = [b if isinstance(b, BotSpec) else BotSpec(b) for b in bots]
@@ -139,8 +143,16 @@ class _Match:
                 forfeit = self._turn(self.seats[seat])
                 if forfeit is not None:
                     self.state.forfeit(seat, forfeit.kind, forfeit.detail)
-        finally:
-            self._finish()
+        except BaseException as error:
+            # Stopped (Ctrl-C, SIGTERM) or the sandbox failed (BackendFault): end what is
+            # left, but a second failure on the way (the same broken engine, say) must not
+            # hide why the match stopped. run_match's cleanup removes whatever is left.
+            try:
+                self._finish()
+            except Exception:
+                log.exception("ending the match after %s failed too", type(error).__name__)
+            raise
+        self._finish()
         self.record.result = self.state.result
         self.record.duration = time.monotonic() - began
         return self.record
