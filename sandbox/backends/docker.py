@@ -167,14 +167,14 @@ class DockerBot(RunningBot):
             self._pauser = Pauser(lambda: pid, cgroup.pids, cgroup)
 
     def pause(self) -> None:
-        from requests.exceptions import RequestException
-
         if self._pauser is not None:
             try:
                 self._pauser.pause()
             except OSError as error:  # e.g. its cgroup is gone: exited, or removed under us
                 self._unless_exited("pausing", error)
             return
+        from requests.exceptions import RequestException  # here: off the pauser's fast path
+
         try:
             self.container.pause()
         except RequestException as error:  # 409 "is not running" once the bot has exited
@@ -183,14 +183,14 @@ class DockerBot(RunningBot):
         self._paused_by_api = True
 
     def resume(self) -> None:
-        from requests.exceptions import RequestException
-
         if self._pauser is not None:
             try:
                 self._pauser.resume()
             except OSError as error:
                 self._unless_exited("resuming", error)
         elif self._paused_by_api:
+            from requests.exceptions import RequestException
+
             try:
                 self.container.unpause()
             except RequestException as error:
