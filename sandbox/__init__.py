@@ -14,7 +14,7 @@ bot protocol in ``docs/protocol.md``.
 
 from sandbox.backends import BACKENDS, Backend, get_backend
 from sandbox.build import BotBuildError
-from sandbox.errors import BackendUnavailable, BotPackageError, SandboxError
+from sandbox.errors import BackendFault, BackendUnavailable, BotPackageError, SandboxError
 from sandbox.limits import Limits
 from sandbox.packages import BotSpec
 from sandbox.referee import run_match
@@ -22,6 +22,7 @@ from sandbox.referee import run_match
 FORFEIT_REASONS = ("timeout", "crash", "illegal", "malformed", "output-limit", "memory-limit")
 
 __all__ = [
-    "BACKENDS", "FORFEIT_REASONS", "Backend", "BackendUnavailable", "BotBuildError",
-    "BotPackageError", "BotSpec", "Limits", "SandboxError", "get_backend", "run_match",
+    "BACKENDS", "FORFEIT_REASONS", "Backend", "BackendFault", "BackendUnavailable",
+    "BotBuildError", "BotPackageError", "BotSpec", "Limits", "SandboxError", "get_backend",
+    "run_match",
 ]

@@ -18,6 +18,7 @@ import socket
 import struct
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -270,12 +271,7 @@ class Channel:
 
     def finish(self, deadline: float) -> None:
         """Write what is queued (until ``deadline``), close the bot's input, read to the end."""
-        self._flush()
-        while self._pending and self.transport.write_fd() is not None \
-                and time.monotonic() < deadline:
-            self._wait(deadline - time.monotonic())
-        self.close_input()
-        self.drain(deadline)
+        finish_all([self], deadline)
 
     def close_input(self) -> None:
         self._pending.clear()
@@ -302,43 +298,43 @@ class Channel:
     def _flush(self) -> None:
         while self._pending:
             try:
-                written = self.transport.write(memoryview(self._pending))
+                # Released before the handlers run: a failed write's traceback still holds the
+                # view, and a buffer with a view on it cannot be cleared (BufferError).
+                with memoryview(self._pending) as view:
+                    written = self.transport.write(view)
             except BlockingIOError:
                 return
-            except (BrokenPipeError, ConnectionResetError, OSError):
-                # The bot closed its input or died; what it wrote is still read.
-                self._pending.clear()
+            except OSError:  # EPIPE, ECONNRESET: the bot closed its input or died
+                self._pending.clear()  # what it wrote is still read
                 return
             del self._pending[:written]
 
-    def _sync_registration(self, want_write: bool) -> None:
+    def _wanted(self, want_write: bool) -> dict[int, int]:
+        """The fds to poll and for what: output always, input while something is queued."""
         wanted: dict[int, int] = {fd: select.POLLIN for fd in self.transport.read_fds()}
         wfd = self.transport.write_fd()
         if want_write and self._pending and wfd is not None:
             wanted[wfd] = wanted.get(wfd, 0) | select.POLLOUT
-        for fd in list(self._registered):
-            if fd not in wanted:
-                self._poll.unregister(fd)
-                del self._registered[fd]
-        for fd, mask in wanted.items():
-            if self._registered.get(fd) != mask:
-                self._poll.register(fd, mask)
-                self._registered[fd] = mask
+        return wanted
 
     def _wait(self, timeout: float, want_write: bool = True) -> None:
-        self._sync_registration(want_write)
+        _sync_registration(self._poll, self._registered, self._wanted(want_write))
         if not self._registered:
             time.sleep(min(timeout, 0.01))
             return
         for fd, events in self._poll.poll(max(timeout * 1000.0, 0.0)):
-            if events & select.POLLOUT:
-                self._flush()
-            if events & (select.POLLIN | select.POLLHUP | select.POLLERR) \
-                    and fd in self.transport.read_fds():
-                self._absorb(self.transport.read(fd))
-            if events & (select.POLLHUP | select.POLLERR) and fd == self.transport.write_fd() \
-                    and not events & select.POLLIN:
-                self._pending.clear()
+            self._handle(fd, events)
+
+    def _handle(self, fd: int, events: int) -> None:
+        """Act on what ``poll`` said about one of this channel's fds."""
+        if events & select.POLLOUT:
+            self._flush()
+        if events & (select.POLLIN | select.POLLHUP | select.POLLERR) \
+                and fd in self.transport.read_fds():
+            self._absorb(self.transport.read(fd))
+        if events & (select.POLLHUP | select.POLLERR) and fd == self.transport.write_fd() \
+                and not events & select.POLLIN:
+            self._pending.clear()
 
     def _absorb(self, chunks: list[tuple[str, bytes]]) -> None:
         for stream, data in chunks:
@@ -352,3 +348,47 @@ class Channel:
                 # holds after ``end`` too, when no request is left to notice the cap.
                 if self.out_total <= self.max_output:
                     self._out += data
+
+
+def finish_all(channels: Sequence[Channel], deadline: float) -> None:
+    """Finish every channel at once, in one poll loop, against the same ``deadline``.
+
+    Each channel's queued bytes (the ``end`` message) are written, its input is closed as
+    soon as they are out, and its output is read until both streams end. Doing this for all
+    bots together, not one after another, keeps a bot that never stops printing (or never
+    closes its output) from using up the others' grace: one bot's behaviour after the end
+    must not change another's record.
+    """
+    poll = select.poll()
+    registered: dict[int, int] = {}
+    while True:
+        wanted: dict[int, int] = {}
+        owner: dict[int, Channel] = {}
+        for channel in channels:
+            if not channel._pending or channel.transport.write_fd() is None:
+                channel.close_input()  # nothing left to tell it: its input ends now
+            for fd, mask in channel._wanted(want_write=True).items():
+                wanted[fd] = mask
+                owner[fd] = channel
+        remaining = deadline - time.monotonic()
+        if not wanted or remaining <= 0:
+            break
+        _sync_registration(poll, registered, wanted)
+        for fd, events in poll.poll(remaining * 1000.0):
+            if fd in owner:
+                owner[fd]._handle(fd, events)
+    for channel in channels:
+        channel.close_input()
+
+
+def _sync_registration(poll: select.poll, registered: dict[int, int],
+                       wanted: dict[int, int]) -> None:
+    """Make ``poll`` (whose registrations ``registered`` mirrors) watch exactly ``wanted``."""
+    for fd in list(registered):
+        if fd not in wanted:
+            poll.unregister(fd)
+            del registered[fd]
+    for fd, mask in wanted.items():
+        if registered.get(fd) != mask:
+            poll.register(fd, mask)
+            registered[fd] = mask

@@ -13,3 +13,8 @@ class BotPackageError(SandboxError):
 
 class BackendUnavailable(SandboxError):
     """The chosen backend cannot run here (no bubblewrap/unshare, no Docker engine, no image)."""
+
+
+class BackendFault(SandboxError):
+    """The sandbox failed during a match: a pause, resume or kill that did not happen, a
+    container removed under the referee. Nobody's forfeit: the match did not happen."""

@@ -11,16 +11,24 @@ cheap and exact:
   turns), then check that none of its threads has a child. If not, it is alone: done.
 - Otherwise (a bot that forks): stop every member of its cgroup and freeze the cgroup too,
   which catches processes created while we were stopping the others.
+
+A process that has exited by the time it is signalled is expected (``ProcessLookupError``:
+nothing left to stop). Anything else that fails (a pidfd that cannot be opened, a cgroup that
+cannot be read or frozen) raises ``OSError`` to the backend, which reports it as a
+``BackendFault``: a pause that silently did not happen would let the bot think in its
+opponent's time.
 """
 
 from __future__ import annotations
 
-import contextlib
+import logging
 import os
 import signal
 from collections.abc import Callable
 
 from sandbox.cgroups import Cgroup
+
+log = logging.getLogger(__name__)
 
 
 def _has_children(pid: int) -> bool:
@@ -61,8 +69,10 @@ class Pauser:
     def _track(self, pids: tuple[int, ...] | list[int]) -> None:
         for pid in pids:
             if pid not in self._fds:
-                with contextlib.suppress(OSError):
+                try:
                     self._fds[pid] = os.pidfd_open(pid)
+                except ProcessLookupError:
+                    continue  # exited since it was listed: nothing to stop
 
     def _signal_all(self, sig: int) -> None:
         for pid, fd in list(self._fds.items()):
@@ -97,8 +107,13 @@ class Pauser:
     def release(self) -> None:
         """Thaw if frozen (a frozen v1 task cannot die) and forget the pidfds."""
         if self._frozen and self._cgroup is not None:
-            with contextlib.suppress(OSError):
+            # Best effort: the bot is being killed and its cgroup swept, which reports what
+            # is left; say why, since a cgroup left frozen is why its tasks would not die.
+            try:
                 self._cgroup.thaw()
+            except OSError as error:
+                log.error("could not thaw cgroup %s before killing it: %s",
+                          self._cgroup.procs_files[0], error)
             self._frozen = False
         for fd in self._fds.values():
             os.close(fd)

@@ -10,6 +10,7 @@ forfeit with a reason: ``timeout``, ``crash``, ``illegal``, ``malformed``, ``out
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -24,7 +25,7 @@ from replay.record import MatchRecord, MoveRecord, PlayerRecord
 from sandbox import protocol
 from sandbox.backends import Backend, ExitInfo, LaunchSpec, RunningBot, get_backend
 from sandbox.build import build_cpp
-from sandbox.channel import Channel, Reply, Status
+from sandbox.channel import Channel, Reply, Status, finish_all
 from sandbox.errors import BotPackageError, SandboxError
 from sandbox.languages import bot_command, builtin_command
 from sandbox.limits import Limits
@@ -33,6 +34,7 @@ from sandbox.packages import BotPackage, BotSpec, check_spec, unpack
 from sandbox.runtime import library_dir
 
 OnMove = Callable[[State, MoveRecord], None]
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -66,7 +68,9 @@ def run_match(game_id: str, bots: Sequence[BotSpec | str], *, options: dict[str,
 
     Raises ``GameError`` (unknown game, bad options), ``BotPackageError`` (a bot that cannot
     be played: bad path, no entry point, does not compile) and ``BackendUnavailable`` before
-    any move is played; everything a bot does wrong during play is a forfeit in the record.
+    any move is played, and ``BackendFault`` when the sandbox fails during play (a pause,
+    resume or kill that did not happen, a container removed under it); everything a bot does
+    wrong during play is a forfeit in the record.
     """
     game = games.make_game(game_id, options)
     specs = [b if isinstance(b, BotSpec) else BotSpec(b) for b in bots]
@@ -139,8 +143,16 @@ class _Match:
                 forfeit = self._turn(self.seats[seat])
                 if forfeit is not None:
                     self.state.forfeit(seat, forfeit.kind, forfeit.detail)
-        finally:
-            self._finish()
+        except BaseException as error:
+            # Stopped (Ctrl-C, SIGTERM) or the sandbox failed (BackendFault): end what is
+            # left, but a second failure on the way (the same broken engine, say) must not
+            # hide why the match stopped. run_match's cleanup removes whatever is left.
+            try:
+                self._finish()
+            except Exception:
+                log.exception("ending the match after %s failed too", type(error).__name__)
+            raise
+        self._finish()
         self.record.result = self.state.result
         self.record.duration = time.monotonic() - began
         return self.record
@@ -285,7 +297,14 @@ class _Match:
 
     # -- the end --------------------------------------------------------------------------
     def _finish(self) -> None:
-        """Tell every live bot the result, give them ``end_grace`` to exit, then sweep."""
+        """Tell every live bot the result, give them ``end_grace`` to exit, then sweep.
+
+        Each bot's end is judged on its own: all are told and have their input closed at
+        once, then drained and waited for together against one deadline, and only then is
+        any bot killed. Done one bot after another, a bot that keeps printing (or sleeping)
+        after ``end`` used the whole grace before the next bot was even told, and that bot
+        was recorded as killed.
+        """
         result = self.state.result
         live = [s for s in self.seats if s.bot is not None and not s.done]
         forfeit = result.forfeit if result is not None else None
@@ -301,19 +320,22 @@ class _Match:
             if result is not None and s.greeted:
                 s.channel.send(protocol.encode(protocol.end_message(result.to_json(), s.seat)))
         deadline = time.monotonic() + self.limits.end_grace
-        for s in live:
-            assert s.channel is not None
-            s.channel.finish(deadline)
+        finish_all([s.channel for s in live if s.channel is not None], deadline)
+        # Look at every exit before killing anyone. A bot that already exited is not held
+        # up by being looked at late; only one still running at the deadline is killed.
         for s in self.seats:
-            self._collect(s, deadline)
+            if s.bot is not None and s.exit is None:
+                s.exit = s.bot.wait(max(0.0, deadline - time.monotonic()))
+        for s in self.seats:
+            if s.bot is not None and s.exit is None:
+                s.bot.kill()
+        for s in self.seats:
+            self._collect(s)
 
-    def _collect(self, s: _Seat, deadline: float) -> None:
+    def _collect(self, s: _Seat) -> None:
         if s.bot is None or s.channel is None:
             return
-        if s.exit is None:
-            s.exit = s.bot.wait(max(0.0, deadline - time.monotonic()))
-        if s.exit is None:
-            s.bot.kill()
+        if s.exit is None:  # killed at the deadline above
             s.exit = s.bot.wait(5.0)
         s.channel.drain(time.monotonic() + 0.5)
         s.bot.cleanup()

@@ -11,11 +11,20 @@ worker's host (as it does when a worker uses the host's ``/var/run/docker.sock``
 stdin/stdout/stderr go over the attach socket (stdout and stderr multiplexed). The idle bot
 is paused like in the process backend, by signalling the processes in the container's
 cgroup when the host's cgroups are visible, through the API's pause otherwise.
+
+Only the engine's answers that are expected are caught: a wait that outlives its timeout (the
+bot still runs), a container that is already gone when it is removed at the end, a pause,
+resume or kill that fails because the bot has exited (its next turn shows that as its own
+crash). Any other failure of a pause, resume, kill or wait is logged and raised as
+``BackendFault``: the match did not happen, and is nobody's loss. Removing containers at the
+end stays best effort (a container left behind is replaced by its slot's next launch), but
+what fails there is logged.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import socket
 from pathlib import Path
@@ -24,7 +33,7 @@ from typing import Any
 from sandbox.backends.base import Backend, ExitInfo, LaunchSpec, RunningBot
 from sandbox.cgroups import Cgroup
 from sandbox.channel import MultiplexedSocketTransport
-from sandbox.errors import BackendUnavailable
+from sandbox.errors import BackendFault, BackendUnavailable
 from sandbox.languages import SANDBOXED
 from sandbox.pausing import Pauser
 from sandbox.runtime import SANDBOX_BOT, SANDBOX_BUILD, SANDBOX_LIB
@@ -36,6 +45,37 @@ SLOT_LABEL = "org.botleague.slot"  # the slot whose uid the container runs as
 CONTAINER_PREFIX = "botleague-slot-"  # a container is named after its slot
 BOT_ENV = {"HOME": "/tmp", "TMPDIR": "/tmp", "PATH": "/usr/local/bin:/usr/bin:/bin",
            "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
+log = logging.getLogger(__name__)
+
+
+def _timed_out(error: OSError) -> bool:
+    """Whether an engine call failed only because it outlived its timeout.
+
+    requests raises ``ReadTimeout``; docker-py's Unix-socket adapter lets the same timeout
+    through as a ``ConnectionError`` wrapping urllib3's ``ReadTimeoutError`` (what
+    ``container.wait(timeout=...)`` raises with docker 7.2 and requests 2.34).
+    """
+    from requests.exceptions import ConnectionError, ReadTimeout
+    from urllib3.exceptions import ReadTimeoutError
+
+    if isinstance(error, ReadTimeout):
+        return True
+    return isinstance(error, ConnectionError) and any(
+        isinstance(arg, ReadTimeoutError) for arg in error.args)
+
+
+def _remove(container: Any, when: str) -> None:
+    """Force-remove a container, best effort: one left behind is replaced by its slot's
+    next launch or swept by the next backend, so a failure is logged, not raised."""
+    from docker.errors import NotFound
+    from requests.exceptions import RequestException
+
+    try:
+        container.remove(force=True)
+    except NotFound:
+        log.info("container %s was already gone %s", container.name, when)
+    except RequestException as error:  # the engine's errors (APIError) and connection's
+        log.error("could not remove container %s %s: %s", container.name, when, error)
 
 
 def _cgroup_by_id(container_id: str) -> Cgroup | None:
@@ -108,6 +148,8 @@ class DockerBot(RunningBot):
 
     def attach_cgroup(self) -> None:
         """Pause through the container's cgroup if this host shows it; else through the API."""
+        from requests.exceptions import RequestException
+
         if os.geteuid() != 0:
             return
         cgroup = _cgroup_by_id(self.container.id)
@@ -115,8 +157,10 @@ class DockerBot(RunningBot):
             found = cgroup
             self._pauser = Pauser(lambda: _namespace_init(found.pids()), found.pids, found)
             return
-        with contextlib.suppress(Exception):
+        try:
             self.container.reload()
+        except RequestException as error:
+            raise self._fault("inspecting", error) from error
         pid = self.container.attrs.get("State", {}).get("Pid") or 0
         cgroup = _container_cgroup(pid) if pid else None
         if cgroup is not None:
@@ -124,21 +168,38 @@ class DockerBot(RunningBot):
 
     def pause(self) -> None:
         if self._pauser is not None:
-            self._pauser.pause()
+            try:
+                self._pauser.pause()
+            except OSError as error:  # e.g. its cgroup is gone: exited, or removed under us
+                self._unless_exited("pausing", error)
             return
-        with contextlib.suppress(Exception):
+        from requests.exceptions import RequestException  # here: off the pauser's fast path
+
+        try:
             self.container.pause()
-            self._paused_by_api = True
+        except RequestException as error:  # 409 "is not running" once the bot has exited
+            self._unless_exited("pausing", error)
+            return
+        self._paused_by_api = True
 
     def resume(self) -> None:
         if self._pauser is not None:
-            self._pauser.resume()
+            try:
+                self._pauser.resume()
+            except OSError as error:
+                self._unless_exited("resuming", error)
         elif self._paused_by_api:
-            with contextlib.suppress(Exception):
+            from requests.exceptions import RequestException
+
+            try:
                 self.container.unpause()
+            except RequestException as error:
+                self._unless_exited("resuming", error)
             self._paused_by_api = False
 
     def kill(self) -> None:
+        from requests.exceptions import RequestException
+
         # Hang up first. dockerd finishes a container's exit (and so the kill call) only once
         # it has copied out everything the bot wrote; with nobody reading the attach socket
         # that copy blocks, and the kill with it until the client times out (60 s). What a
@@ -146,30 +207,71 @@ class DockerBot(RunningBot):
         self.hang_up()
         if self._pauser is not None:
             self._pauser.release()
-        with contextlib.suppress(Exception):
+        try:
             self.container.kill()
+        except RequestException as error:  # 409 "is not running": it has exited already
+            self._unless_exited("killing", error)
 
     def hang_up(self) -> None:
         """Close the attach connection: the bot's input ends, its output goes nowhere."""
         self.transport.close()
-        with contextlib.suppress(Exception):
+        try:
             self._sock_io.close()
+        except OSError as error:  # the connection is dropped either way
+            log.info("closing the attach connection of %s: %s", self.container.name, error)
 
     def wait(self, timeout: float) -> ExitInfo | None:
+        from requests.exceptions import RequestException
+
+        try:
+            return self._wait(timeout)
+        except RequestException as error:  # NotFound: removed under the referee
+            raise self._fault("waiting for", error) from error
+
+    def _wait(self, timeout: float) -> ExitInfo | None:
+        """The exit, or None if the container still runs after ``timeout``; raises what the
+        engine says otherwise (NotFound for a container that is gone)."""
+        from requests.exceptions import RequestException
+
         if self._exit is not None:
             return self._exit
         try:
             status = self.container.wait(timeout=max(timeout, 0.05))
-        except Exception:  # requests' ReadTimeout/ConnectionError: still running
-            return None
+        except RequestException as error:
+            if _timed_out(error):
+                return None  # still running
+            raise
         code = int(status.get("StatusCode", -1))
         oom = False
         if code != 0:  # the kernel's OOM killer leaves a non-zero code: only then ask
-            with contextlib.suppress(Exception):
-                self.container.reload()
-                oom = bool(self.container.attrs["State"].get("OOMKilled"))
+            self.container.reload()
+            oom = bool(self.container.attrs["State"].get("OOMKilled"))
         self._exit = ExitInfo.from_status(code, oom=oom)
         return self._exit
+
+    def _unless_exited(self, what: str, error: Exception) -> None:
+        """After a pause, resume or kill failed: return if the bot has simply exited (its
+        next turn or its record shows that as its own doing), else raise ``BackendFault``.
+
+        A container that is gone was removed under the referee, and one still running was
+        not paused (or resumed, or killed): either way the sandbox failed, not the bot. The
+        kernel ends the bot (and docker removes its cgroup) a moment before the engine
+        records the exit, hence the short wait.
+        """
+        from requests.exceptions import RequestException
+
+        try:
+            exited = self._wait(1.0)
+        except RequestException as gone:
+            raise self._fault(what, f"{error}; then {gone}") from error
+        if exited is None:
+            raise self._fault(what, f"{error}; the container still runs") from error
+        log.info("%s container %s: it had exited (%s)", what, self.container.name,
+                 exited.describe())
+
+    def _fault(self, what: str, error: object) -> BackendFault:
+        log.error("%s container %s failed: %s", what, self.container.name, error)
+        return BackendFault(f"{what} the bot's container {self.container.name} failed: {error}")
 
     def cleanup(self) -> None:
         if self._cleaned:
@@ -178,8 +280,7 @@ class DockerBot(RunningBot):
         if self._pauser is not None:
             self._pauser.release()
         self.hang_up()
-        with contextlib.suppress(Exception):
-            self.container.remove(force=True)
+        _remove(self.container, "at the end of its match")
         if self.slot is not None:
             self.slot.release()
 
@@ -201,7 +302,7 @@ class DockerBackend(Backend):
             self.client = docker.from_env(timeout=60)
             self.client.ping()
             self.engine = self.client.version().get("Version", "?")
-        except Exception as error:
+        except (docker.errors.DockerException, OSError) as error:  # OSError: requests'
             raise BackendUnavailable(
                 f"no Docker engine reachable ({error.__class__.__name__}); start dockerd "
                 "(./dev setup does) or use --backend process") from None
@@ -235,8 +336,7 @@ class DockerBackend(Backend):
             return bot
         except BaseException:
             if container is not None:
-                with contextlib.suppress(Exception):
-                    container.remove(force=True)
+                _remove(container, "after its launch failed")
             slot.release()
             raise
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import logging
 import os
 import shutil
 import signal
@@ -29,7 +30,7 @@ from sandbox import seccomp
 from sandbox.backends.base import Backend, ExitInfo, LaunchSpec, RunningBot
 from sandbox.cgroups import Cgroup, CgroupManager
 from sandbox.channel import PipeTransport
-from sandbox.errors import BackendUnavailable
+from sandbox.errors import BackendFault, BackendUnavailable
 from sandbox.languages import SANDBOXED
 from sandbox.pausing import Pauser
 from sandbox.runtime import SANDBOX_BOT, SANDBOX_BUILD, SANDBOX_LIB, python_interpreter
@@ -41,6 +42,7 @@ SYSTEM_DIRS = ("/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32")
 BOT_ENV = {"HOME": "/tmp", "TMPDIR": "/tmp", "PATH": "/usr/local/bin:/usr/bin:/bin",
            "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
 _COUNTER = itertools.count()
+log = logging.getLogger(__name__)
 
 
 def _tree(root: int) -> list[int]:
@@ -106,10 +108,23 @@ class ProcessBot(RunningBot):
         return int(children[0]) if len(children) == 1 else None
 
     def pause(self) -> None:
-        self._pauser.pause()
+        try:
+            self._pauser.pause()
+        except OSError as error:
+            raise self._fault("pausing", error) from error
 
     def resume(self) -> None:
-        self._pauser.resume()
+        try:
+            self._pauser.resume()
+        except OSError as error:
+            raise self._fault("resuming", error) from error
+
+    def _fault(self, what: str, error: OSError) -> BackendFault:
+        """A pause or resume that did not happen. The cgroup is ours until ``cleanup`` and a
+        process that exited is no error to the pauser, so a bot cannot cause this by exiting;
+        either way the match cannot go on fairly."""
+        log.error("%s bot (pid %s) failed: %s", what, self.proc.pid, error)
+        return BackendFault(f"{what} a bot failed: {error}")
 
     # -- ending ---------------------------------------------------------------------------
     def kill(self) -> None:

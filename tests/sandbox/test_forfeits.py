@@ -120,3 +120,12 @@ def test_a_solo_game_forfeit_keeps_the_score(tmp_path: Path) -> None:
     assert forfeit_of(record) == (0, "malformed")
     assert record.result.outcomes is None
     assert record.players[0].moves == 2
+
+
+def test_a_bot_that_exits_between_moves_is_a_crash(tmp_path: Path, backend: str) -> None:
+    # It answers, then exits while the opponent thinks: its next turn's message meets a
+    # closed pipe (this once raised BufferError out of the referee), then its closed output.
+    bot = scripted(tmp_path, {"0": "reply-then-exit"}, "exits")
+    record = play([bot, scripted(tmp_path, {"0": "sleep:0.2"}, "slow")], backend)
+    assert forfeit_of(record) == (0, "crash"), record.result
+    assert "exited with code 0" in record.result.forfeit.detail

@@ -1,6 +1,7 @@
 # Misbehaves on purpose, as told by script.json beside it: {"<n>": "<action>", ...} where n is
 # this bot's own move count (0 = its first move). Actions: "sleep:S", "illegal", "malformed",
-# "exit:N", "segfault", "long-line", "binary", "cpu:S" (busy for S seconds), "two-lines".
+# "exit:N", "segfault", "long-line", "binary", "cpu:S" (busy for S seconds), "two-lines",
+# "reply-then-exit" (answers, then exits 0 while the opponent is on move).
 import ctypes
 import json
 import os
@@ -40,6 +41,10 @@ def play(turn):
         ctypes.string_at(0)
     elif kind == "long-line":
         return "x" * 100_000
+    elif kind == "reply-then-exit":
+        sys.stdout.write(f"{turn.legal_moves[0]}\n")
+        sys.stdout.flush()
+        os._exit(0)
     elif kind == "binary":
         sys.stdout.buffer.write(b"\xff\xfe\n")
         sys.stdout.flush()
