@@ -19,9 +19,9 @@ import sys
 from pathlib import Path
 
 from games import State
+from replay.record import MoveRecord
 from sandbox import run_match
 from sandbox.backends.docker import LABEL
-from sandbox.record import MoveRecord
 from tests.sandbox.conftest import FAST
 
 

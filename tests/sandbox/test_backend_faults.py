@@ -23,10 +23,10 @@ from pathlib import Path
 import pytest
 
 from games import State
+from replay.record import MoveRecord
 from sandbox import BackendFault, Limits
 from sandbox.backends import LaunchSpec, RunningBot
 from sandbox.backends.docker import LABEL, DockerBackend, DockerBot
-from sandbox.record import MoveRecord
 from tests.sandbox.conftest import (
     BOTS,
     FAST,
