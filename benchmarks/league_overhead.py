@@ -120,8 +120,8 @@ def prepare(game: str):
     from django.contrib.auth.models import User
     from django.core.management import call_command
 
-    from league.bots.services import version_upload
     from league.ladders.models import Ladder
+    from league.ladders.services import version_upload
 
     call_command("migrate", verbosity=0)
     owner = User.objects.create_user("bench")

@@ -14,7 +14,7 @@ PREPARE = """
 import time
 from django.contrib.auth.models import User
 from league.bots.models import BotVersion
-from league.bots.services import version_upload
+from league.ladders.services import version_upload
 from league.ladders.models import Ladder
 owner, _ = User.objects.get_or_create(username="bench")
 source = {source!r}

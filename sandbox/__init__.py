@@ -15,14 +15,25 @@ bot protocol in ``docs/protocol.md``.
 from sandbox.backends import BACKENDS, Backend, get_backend
 from sandbox.build import BotBuildError
 from sandbox.errors import BackendFault, BackendUnavailable, BotPackageError, SandboxError
+from sandbox.forfeits import PLAYING_FORFEITS, ForfeitKind
 from sandbox.limits import Limits
 from sandbox.packages import BotSpec
 from sandbox.referee import run_match
 
-FORFEIT_REASONS = ("timeout", "crash", "illegal", "malformed", "output-limit", "memory-limit")
+FORFEIT_REASONS = tuple(str(kind) for kind in PLAYING_FORFEITS)
 
 __all__ = [
-    "BACKENDS", "FORFEIT_REASONS", "Backend", "BackendFault", "BackendUnavailable",
-    "BotBuildError", "BotPackageError", "BotSpec", "Limits", "SandboxError", "get_backend",
+    "BACKENDS",
+    "FORFEIT_REASONS",
+    "Backend",
+    "BackendFault",
+    "BackendUnavailable",
+    "BotBuildError",
+    "BotPackageError",
+    "BotSpec",
+    "ForfeitKind",
+    "Limits",
+    "SandboxError",
+    "get_backend",
     "run_match",
 ]

@@ -27,6 +27,7 @@ from sandbox.backends import Backend, ExitInfo, LaunchSpec, RunningBot, get_back
 from sandbox.build import build_cpp
 from sandbox.channel import Channel, Reply, Status, finish_all
 from sandbox.errors import BotPackageError, SandboxError
+from sandbox.forfeits import ForfeitKind
 from sandbox.languages import bot_command, builtin_command
 from sandbox.limits import Limits
 from sandbox.match_folders import match_folder, sweep_stale_match_folders
@@ -57,7 +58,7 @@ class _Seat:
 
 @dataclass(frozen=True)
 class _Forfeit:
-    kind: str
+    kind: ForfeitKind
     detail: str
 
 
@@ -252,12 +253,12 @@ class _Match:
                allowance: float) -> _Forfeit | None:
         s.record.time_used += elapsed
         if status is Status.TIMEOUT:
-            return _Forfeit("timeout", f"no move within {allowance:.3g} s")
+            return _Forfeit(ForfeitKind.TIMEOUT, f"no move within {allowance:.3g} s")
         if status is Status.LINE_TOO_LONG:
-            return _Forfeit("output-limit", f"a reply line longer than {self.limits.max_line}"
-                            " bytes")
+            return _Forfeit(ForfeitKind.OUTPUT_LIMIT,
+                            f"a reply line longer than {self.limits.max_line} bytes")
         if status is Status.OUTPUT_LIMIT:
-            return _Forfeit("output-limit", f"more than {self.limits.max_output} bytes "
+            return _Forfeit(ForfeitKind.OUTPUT_LIMIT, f"more than {self.limits.max_output} bytes "
                             "written to stdout")
         if status is Status.EOF:
             return self._ended(s)
@@ -269,11 +270,11 @@ class _Match:
             move = protocol.parse_reply(line)
             self.state.apply(move)
         except protocol.MalformedReply as error:
-            return _Forfeit("malformed", str(error))
+            return _Forfeit(ForfeitKind.MALFORMED, str(error))
         except MalformedMoveError as error:
-            return _Forfeit("malformed", str(error))
+            return _Forfeit(ForfeitKind.MALFORMED, str(error))
         except IllegalMoveError as error:
-            return _Forfeit("illegal", f"{error.move!r}: {error.reason}")
+            return _Forfeit(ForfeitKind.ILLEGAL, f"{error.move!r}: {error.reason}")
         move_record = MoveRecord(s.seat, self.state.history[-1], elapsed)
         self.record.moves.append(move_record)
         s.record.moves += 1
@@ -291,9 +292,9 @@ class _Match:
             s.exit = s.bot.wait(5.0)
         s.done = True
         if s.exit is not None and s.exit.oom:
-            return _Forfeit("memory-limit", f"over {self.limits.memory >> 20} MiB")
+            return _Forfeit(ForfeitKind.MEMORY_LIMIT, f"over {self.limits.memory >> 20} MiB")
         what = s.exit.describe() if s.exit is not None else "closed its output"
-        return _Forfeit("crash", what)
+        return _Forfeit(ForfeitKind.CRASH, what)
 
     # -- the end --------------------------------------------------------------------------
     def _finish(self) -> None:
@@ -313,7 +314,8 @@ class _Match:
             s.channel.read_waiting()
             s.channel.turn = len(self.state.history)  # lines written after the game ended
             if forfeit is not None and forfeit.player == s.seat and forfeit.kind in {
-                    "timeout", "output-limit", "memory-limit", "crash"}:
+                    ForfeitKind.TIMEOUT, ForfeitKind.OUTPUT_LIMIT, ForfeitKind.MEMORY_LIMIT,
+                    ForfeitKind.CRASH}:
                 s.bot.kill()
                 continue
             self._resume(s)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.request import Request
 
-from league.api.selectors import can_see_private
 from league.bots.models import Bot, BotVersion
+from league.bots.selectors import owner_or_staff
 
 
 def require_signed_in(request: Request) -> None:
@@ -22,6 +22,6 @@ def require_owner(request: Request, bot: Bot, action: str) -> None:
 
 def require_private_access(request: Request, version: BotVersion) -> None:
     require_signed_in(request)
-    if not can_see_private(request.user, version.bot):
+    if not owner_or_staff(request.user, version.bot):
         raise PermissionDenied(f"only the owner of {version.bot.name!r} and staff can "
                                "download its source")

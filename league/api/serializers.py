@@ -1,7 +1,7 @@
 """Read shapes of the API. Nothing here writes: uploads and switches go through services.
 
 Fields only the bot's owner and staff may see (a version's log, a participant's log) come out
-as null for everyone else; who may see them is ``selectors.can_see_private``."""
+as null for everyone else; who may see them is ``league.bots.selectors.owner_or_staff``."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from league.api.selectors import can_see_private
 from league.bots.models import Bot, BotVersion
+from league.bots.selectors import owner_or_staff
 from league.ladders.models import Ladder, Match, Participant
 
 
@@ -71,7 +71,7 @@ class VersionSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_log(self, version: BotVersion) -> str | None:
-        return version.log if can_see_private(_viewer(self), version.bot) else None
+        return version.log if owner_or_staff(_viewer(self), version.bot) else None
 
 
 class ActiveVersionSerializer(serializers.ModelSerializer):
@@ -141,7 +141,7 @@ class ParticipantDetailSerializer(ParticipantSerializer):
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_log(self, p: Participant) -> str | None:
-        if p.version is None or not can_see_private(_viewer(self), p.version.bot):
+        if p.version is None or not owner_or_staff(_viewer(self), p.version.bot):
             return None
         return p.log
 

@@ -32,14 +32,11 @@ from league.api.serializers import (
 )
 from league.api.throttling import ViewerAnonThrottle, ViewerUserThrottle
 from league.bots.models import Bot
-from league.bots.services import (
-    UploadError,
-    bot_retire,
-    bot_set_public,
-    version_upload,
-)
+from league.bots.selectors import bot_get, version_get
+from league.bots.services import UploadError, bot_set_public
 from league.ladders.replays import NoFrames, viewer_frames, viewer_header
-from league.ladders.selectors import Board
+from league.ladders.selectors import Board, match_get
+from league.ladders.services import bot_retire, version_upload
 from replay.frames import CHUNK, MAX_RANGE, parse_view
 
 
@@ -94,7 +91,7 @@ class BotList(generics.ListAPIView):
 class BotDetail(APIView):
     @extend_schema(responses=BotSerializer)
     def get(self, request: Request, bot_id: int) -> Response:
-        bot = selectors.bot_get(user=request.user, bot_id=bot_id)
+        bot = bot_get(user=request.user, bot_id=bot_id)
         return Response(BotSerializer(bot).data)
 
     @extend_schema(request=BotPublicSerializer, responses=BotSerializer)
@@ -103,19 +100,19 @@ class BotDetail(APIView):
         data = BotPublicSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         bot = bot_set_public(bot=bot, public=data.validated_data["public"])
-        return Response(BotSerializer(selectors.bot_get(user=request.user, bot_id=bot.pk)).data)
+        return Response(BotSerializer(bot_get(user=request.user, bot_id=bot.pk)).data)
 
 
 class BotRetire(APIView):
     @extend_schema(request=None, responses=BotSerializer)
     def post(self, request: Request, bot_id: int) -> Response:
         bot = bot_retire(bot=_owned_bot(request, bot_id, "retire it"))
-        return Response(BotSerializer(selectors.bot_get(user=request.user, bot_id=bot.pk)).data)
+        return Response(BotSerializer(bot_get(user=request.user, bot_id=bot.pk)).data)
 
 
 def _owned_bot(request: Request, bot_id: int, action: str) -> Bot:
     require_signed_in(request)
-    bot = selectors.bot_get(user=request.user, bot_id=bot_id)
+    bot = bot_get(user=request.user, bot_id=bot_id)
     require_owner(request, bot, action)
     return bot
 
@@ -124,7 +121,7 @@ class BotVersions(generics.ListAPIView):
     serializer_class = VersionSerializer
 
     def get_queryset(self) -> Any:
-        bot = selectors.bot_get(user=self.request.user, bot_id=self.kwargs["bot_id"])
+        bot = bot_get(user=self.request.user, bot_id=self.kwargs["bot_id"])
         return selectors.version_list(bot=bot)
 
 
@@ -134,7 +131,7 @@ class BotRatings(generics.ListAPIView):
     serializer_class = RatingPointSerializer
 
     def get_queryset(self) -> Any:
-        bot = selectors.bot_get(user=self.request.user, bot_id=self.kwargs["bot_id"])
+        bot = bot_get(user=self.request.user, bot_id=self.kwargs["bot_id"])
         return selectors.rating_history(bot=bot)
 
 
@@ -159,7 +156,7 @@ class VersionUpload(APIView):
                                      data=upload.read())
         except UploadError as error:
             raise ValidationError(str(error)) from None
-        version = selectors.version_get(user=request.user, version_id=version.pk)
+        version = version_get(user=request.user, version_id=version.pk)
         return Response(VersionSerializer(version, context={"request": request}).data,
                         status=status.HTTP_201_CREATED)
 
@@ -168,14 +165,14 @@ class VersionDetail(generics.RetrieveAPIView):
     serializer_class = VersionSerializer
 
     def get_object(self) -> Any:
-        return selectors.version_get(user=self.request.user,
+        return version_get(user=self.request.user,
                                      version_id=self.kwargs["version_id"])
 
 
 class VersionSource(APIView):
     @extend_schema(responses={(200, "application/zip"): OpenApiTypes.BINARY})
     def get(self, request: Request, version_id: int) -> HttpResponse:
-        version = selectors.version_get(user=request.user, version_id=version_id,
+        version = version_get(user=request.user, version_id=version_id,
                                         with_archive=True)
         require_private_access(request, version)
         response = HttpResponse(bytes(version.archive), content_type="application/zip")
@@ -198,7 +195,7 @@ class MatchList(generics.ListAPIView):
         if "ladder" in filters:
             filters["ladder"] = selectors.ladder_get(slug=filters["ladder"])
         if "bot" in filters:
-            filters["bot"] = selectors.bot_get(user=self.request.user, bot_id=filters["bot"])
+            filters["bot"] = bot_get(user=self.request.user, bot_id=filters["bot"])
         return selectors.match_list(**filters)
 
 
@@ -206,7 +203,7 @@ class MatchDetail(generics.RetrieveAPIView):
     serializer_class = MatchDetailSerializer
 
     def get_object(self) -> Any:
-        return selectors.match_get(match_id=self.kwargs["match_id"])
+        return match_get(match_id=self.kwargs["match_id"])
 
 
 class MatchReplay(APIView):
@@ -215,7 +212,7 @@ class MatchReplay(APIView):
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, match_id: int) -> Response:
-        match = selectors.match_get(match_id=match_id)
+        match = match_get(match_id=match_id)
         return Response(selectors.replay_record(user=request.user, match=match))
 
 
@@ -236,7 +233,7 @@ class MatchViewer(_ViewerView):
                               404: OpenApiResponse(description="no such match, or nothing "
                                                                "to show (failed, cancelled)")})
     def get(self, request: Request, match_id: int) -> Response:
-        match = selectors.match_get(match_id=match_id)
+        match = match_get(match_id=match_id)
         try:
             return Response(viewer_header(match=match, user=request.user))
         except NoFrames as error:
@@ -251,7 +248,7 @@ class MatchFrames(_ViewerView):
 
     @extend_schema(parameters=[FrameRange], responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, match_id: int) -> Response:
-        match = selectors.match_get(match_id=match_id)
+        match = match_get(match_id=match_id)
         query = query_filters(request, FrameRange)
         start = query.get("start", 0)
         stop = query.get("stop", start + CHUNK)

@@ -1,29 +1,10 @@
-from django.contrib import admin, messages
-from django.db.models import QuerySet
+"""Versions in the admin. Bots' admin, whose "disable" cancels matches, is ladders' (a
+ladder's matches are above bots)."""
+
+from django.contrib import admin
 from django.http import HttpRequest
 
-from league.bots.models import Bot, BotVersion
-from league.bots.services import bot_disable, bot_enable
-
-
-@admin.register(Bot)
-class BotAdmin(admin.ModelAdmin):
-    list_display = ["name", "game", "owner", "active_version", "public", "retired", "disabled"]
-    list_filter = ["game", "retired", "disabled", "public"]
-    search_fields = ["name", "owner__username"]
-    readonly_fields = ["active_version", "created_at"]
-    actions = ["disable", "enable"]
-
-    @admin.action(description="Disable (leaves the board, queued matches cancelled)")
-    def disable(self, request: HttpRequest, queryset: QuerySet[Bot]) -> None:
-        for bot in queryset:
-            bot_disable(bot=bot, reason=f"disabled by {request.user}")
-        messages.info(request, f"disabled {queryset.count()} bot(s)")
-
-    @admin.action(description="Enable again")
-    def enable(self, request: HttpRequest, queryset: QuerySet[Bot]) -> None:
-        for bot in queryset:
-            bot_enable(bot=bot)
+from league.bots.models import BotVersion
 
 
 @admin.register(BotVersion)

@@ -14,10 +14,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 
 from league.bots.models import BotVersion
-from league.bots.services import UploadError, version_upload
+from league.bots.services import UploadError
 from league.bots.uploads import UPLOAD_LIMITS
 from league.demo.catalogue import DEMO_BOTS, DEMO_USERS, DemoBot
 from league.ladders.models import Ladder
+from league.ladders.services import version_upload
 from sandbox import BotPackageError
 from sandbox.archive import package_upload
 

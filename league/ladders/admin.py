@@ -2,8 +2,30 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from league.bots.models import Bot
+from league.bots.services import bot_enable
 from league.ladders.models import Ladder, Match, Participant, Standing
-from league.ladders.services import match_rerun
+from league.ladders.services import bot_disable, match_rerun
+
+
+@admin.register(Bot)
+class BotAdmin(admin.ModelAdmin):
+    list_display = ["name", "game", "owner", "active_version", "public", "retired", "disabled"]
+    list_filter = ["game", "retired", "disabled", "public"]
+    search_fields = ["name", "owner__username"]
+    readonly_fields = ["active_version", "created_at"]
+    actions = ["disable", "enable"]
+
+    @admin.action(description="Disable (leaves the board, queued matches cancelled)")
+    def disable(self, request: HttpRequest, queryset: QuerySet[Bot]) -> None:
+        for bot in queryset:
+            bot_disable(bot=bot, reason=f"disabled by {request.user}")
+        messages.info(request, f"disabled {queryset.count()} bot(s)")
+
+    @admin.action(description="Enable again")
+    def enable(self, request: HttpRequest, queryset: QuerySet[Bot]) -> None:
+        for bot in queryset:
+            bot_enable(bot=bot)
 
 
 @admin.register(Ladder)

@@ -2,10 +2,10 @@
 
 This runs once per match on the worker's critical path, between one match and the next, so it
 is written in SQL rather than through the ORM: ``UPDATE ... RETURNING`` claims and reads the
-attempt number at once, and one join brings the ladder and the seats. Through the ORM the same
-took an update, two selects and the building of five model instances: ~4 ms against ~1 ms
-on the development machine, and twice that while the previous match's result is being written
-beside it (``benchmarks.league_overhead``).
+attempt number at once (``lifecycle.claim_row``), and one join brings the ladder and the
+seats. Through the ORM the same took an update, two selects and the building of five model
+instances: ~4 ms against ~1 ms on the development machine, and twice that while the previous
+match's result is being written beside it (``benchmarks.league_overhead``).
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
-from django.utils import timezone
 
 from league.bots.models import Bot, BotVersion, version_label
-from league.ladders.models import Ladder, LadderKind, Match, MatchStatus, Participant
+from league.ladders.lifecycle import claim_row
+from league.ladders.models import Ladder, LadderKind, Participant
 from sandbox import Limits
 
 
@@ -55,12 +55,6 @@ class Assignment:
     seats: list[Seat]
 
 
-def _claim_sql() -> str:
-    return (f"UPDATE {Match._meta.db_table} SET status = %s, attempts = attempts + 1, "
-            "claimed_by = %s, claim_token = %s, heartbeat_at = %s, started_at = %s "
-            "WHERE id = %s AND status = %s RETURNING attempts, kind, seed, ladder_id")
-
-
 def _load_sql() -> str:
     return (f"SELECT l.game, l.options, l.limits, l.backend, l.kind, p.seat, p.builtin, v.id, "
             f"v.sha256, v.number, b.name FROM {Ladder._meta.db_table} l "
@@ -74,14 +68,11 @@ def match_claim(*, match_id: int, worker: str) -> Assignment | None:
     """``queued → running`` for exactly one caller, however often the task is delivered; the
     match as the sandbox will play it, or None if it was not there to claim."""
     token = uuid.uuid4().hex
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    claimed = claim_row(match_id=match_id, worker=worker, token=token)
+    if claimed is None:
+        return None
+    attempt, kind, seed, ladder_id = claimed
     with connection.cursor() as cursor:
-        cursor.execute(_claim_sql(), [MatchStatus.RUNNING, worker[:200], token, now, now,
-                                      match_id, MatchStatus.QUEUED])
-        claimed = cursor.fetchone()
-        if claimed is None:
-            return None
-        attempt, kind, seed, ladder_id = claimed
         cursor.execute(_load_sql(), [match_id, ladder_id])
         rows = cursor.fetchall()
     game, options, limits, backend, ladder_kind = rows[0][:5]

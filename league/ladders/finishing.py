@@ -18,13 +18,14 @@ from django.db import transaction
 from django.db.models.functions import Now
 from django.utils import timezone
 
+from games import Outcome
 from league.bots.models import Bot, BotVersion, VersionStatus
+from league.ladders.lifecycle import FINISHED, match_move
 from league.ladders.models import (
     Ladder,
     LiveMove,
     Match,
     MatchKind,
-    MatchStatus,
     Participant,
     Replay,
     Standing,
@@ -33,7 +34,7 @@ from league.ladders.ratings import Skill, rate_match
 from league.ladders.services import standing_place
 from league.redaction import public_text
 from replay import MatchRecord
-from sandbox import BotBuildError, BotPackageError
+from sandbox import BotBuildError, BotPackageError, ForfeitKind
 
 if TYPE_CHECKING:
     from league.ladders.claiming import Assignment
@@ -66,9 +67,8 @@ def match_finish(*, match: Assignment, record: MatchRecord | None,
         # Updating the claimed row both checks the claim and locks the row, so the reaper
         # cannot take the claim back halfway. The database's clock, as workers on other
         # machines may be a little off.
-        if not Match.objects.filter(pk=claim.match_id, status=MatchStatus.RUNNING,
-                                    claim_token=claim.token).update(
-                status=MatchStatus.FINISHED, finished_at=Now(), heartbeat_at=Now(), **ending):
+        if not match_move(Match.objects.filter(pk=claim.match_id, claim_token=claim.token),
+                          FINISHED, finished_at=Now(), heartbeat_at=Now(), **ending):
             transaction.set_rollback(True)  # a standing placed above is not this attempt's
             return False
         if replay is not None:
@@ -112,7 +112,8 @@ def _unplayable(match: Assignment, error: BotPackageError) -> tuple[Fields, list
     compiled = isinstance(error, BotBuildError)
     detail = public_text(str(error))
     ending = {"reason": "build-error" if compiled else "package-error", "detail": detail}
-    seats = [{"forfeit": "compile" if compiled else "package", "forfeit_detail": detail,
+    seats = [{"forfeit": ForfeitKind.COMPILE if compiled else ForfeitKind.PACKAGE,
+              "forfeit_detail": detail,
               "log": (error.log if compiled else "")[-LOG_LIMIT:]}
              if seat.version_id else {} for seat in match.seats]
     return ending, seats
@@ -186,9 +187,9 @@ def _apply_ratings(seats: list[Fields], standings: list[Standing], winner: int |
                     mu_after=new.mu, sigma_after=new.sigma)
         standing.mu, standing.sigma = new.mu, new.sigma
         standing.games += 1
-        if seat["outcome"] == "win":
+        if seat["outcome"] == Outcome.WIN:
             standing.wins += 1
-        elif seat["outcome"] == "loss":
+        elif seat["outcome"] == Outcome.LOSS:
             standing.losses += 1
         else:
             standing.draws += 1

@@ -14,8 +14,8 @@ from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from league.bots.models import BotVersion, VersionStatus
+from league.ladders.lifecycle import OPEN
 from league.ladders.models import (
-    OPEN_STATUSES,
     Ladder,
     LadderKind,
     Match,
@@ -51,7 +51,7 @@ def matchmaking_tick(*, rng: random.Random | None = None) -> dict[str, int]:
 def ladder_fill(*, ladder: Ladder, target: int, rng: random.Random) -> int:
     with transaction.atomic():
         Ladder.objects.select_for_update().filter(pk=ladder.pk).first()  # one filler at once
-        room = target - Match.objects.filter(ladder=ladder, status__in=OPEN_STATUSES).count()
+        room = target - Match.objects.filter(ladder=ladder, status__in=OPEN).count()
         if room <= 0:
             return 0
         if ladder.kind == LadderKind.RATED:
@@ -74,7 +74,7 @@ def _fill_rated(ladder: Ladder, pairings: int, rng: random.Random) -> int:
                                                                   version_id__in=versions)}
     counted = Q(match__ladder=ladder, match__kind=MatchKind.LADDER) & ~Q(
         match__status__in=[MatchStatus.CANCELLED, MatchStatus.FAILED])
-    recent = Q(match__status__in=OPEN_STATUSES) | Q(match__finished_at__gte=timezone.now()
+    recent = Q(match__status__in=OPEN) | Q(match__finished_at__gte=timezone.now()
                                                      - RECENT)
     rows = (Participant.objects.filter(counted, version_id__in=versions)
             .values("version_id").annotate(total=Count("id"), recent=Count("id", filter=recent)))
@@ -112,7 +112,7 @@ def _fill_scored(ladder: Ladder, room: int) -> int:
     for version_id, seed in Participant.objects.filter(
             version_id__in=versions, match__ladder=ladder,
             match__kind__in=[MatchKind.LADDER, MatchKind.VALIDATION],
-            match__status__in=[*OPEN_STATUSES, MatchStatus.FINISHED]).values_list(
+            match__status__in=[*OPEN, MatchStatus.FINISHED]).values_list(
             "version_id", "match__seed"):
         played[version_id].add(seed)
     runs = choose_seed_runs(played, ladder.seeds, room)

@@ -8,9 +8,10 @@ from typing import Any
 from django.db import models
 from django.db.models import Case, F, Value, When
 
+from games import Outcome
 from league.bots.models import BotVersion, game_choices
 from replay import MatchRecord
-from sandbox import Limits
+from sandbox import ForfeitKind, Limits
 
 
 class LadderKind(models.TextChoices):
@@ -61,8 +62,6 @@ class MatchStatus(models.TextChoices):
     CANCELLED = "cancelled"
 
 
-OPEN_STATUSES = (MatchStatus.QUEUED, MatchStatus.RUNNING)
-
 
 class Match(models.Model):
     ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="matches")
@@ -110,9 +109,11 @@ class Participant(models.Model):
     """Indexed with the match (``participant_version_match``): a version's matches in order."""
     builtin = models.CharField(max_length=32, blank=True)
     """A built-in opponent (validation matches) instead of a version."""
-    outcome = models.CharField(max_length=4, blank=True)
+    outcome = models.CharField(max_length=4, blank=True,
+                               choices=[(o.value, o.value) for o in Outcome])
     score = models.FloatField(null=True, blank=True)
-    forfeit = models.CharField(max_length=16, blank=True)
+    forfeit = models.CharField(max_length=16, blank=True,
+                               choices=[(k.value, k.value) for k in ForfeitKind])
     forfeit_detail = models.TextField(blank=True)
     moves = models.PositiveIntegerField(default=0)
     time_used = models.FloatField(default=0.0)

@@ -16,8 +16,8 @@ from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
-from league.ladders.models import Match, MatchStatus
-from league.ladders.services import match_enqueue
+from league.ladders.lifecycle import FAILED, QUEUED, RUNNING, match_enqueue, match_move
+from league.ladders.models import Match
 from league.logs import match_fields
 
 log = logging.getLogger(__name__)
@@ -33,24 +33,23 @@ class Reaped:
 def reaper_tick() -> Reaped:
     now = timezone.now()
     stale = now - timedelta(seconds=settings.LEAGUE_STALE_AFTER)
-    lost = Match.objects.filter(status=MatchStatus.RUNNING, heartbeat_at__lt=stale)
+    lost = Match.objects.filter(status=RUNNING, heartbeat_at__lt=stale)
     failed = []
     for match_id in lost.filter(attempts__gte=settings.LEAGUE_MAX_ATTEMPTS).values_list(
             "pk", flat=True):
         # Conditional on the same staleness: a match that beat meanwhile is left alone.
-        if lost.filter(pk=match_id).update(
-                status=MatchStatus.FAILED, reason="worker-lost", claim_token="",
-                detail=f"its worker stopped answering on each of "
-                       f"{settings.LEAGUE_MAX_ATTEMPTS} attempts", finished_at=now):
+        if match_move(lost.filter(pk=match_id), FAILED, reason="worker-lost",
+                      claim_token="", finished_at=now,
+                      detail=f"its worker stopped answering on each of "
+                             f"{settings.LEAGUE_MAX_ATTEMPTS} attempts"):
             failed.append(match_id)
     requeued = []
     for match_id in lost.values_list("pk", flat=True):
-        if lost.filter(pk=match_id).update(
-                status=MatchStatus.QUEUED, claim_token="",
-                detail=F("claimed_by")):
+        if match_move(lost.filter(pk=match_id), QUEUED, claim_token="",
+                      detail=F("claimed_by")):
             requeued.append(match_id)
     resend_before = now - timedelta(seconds=settings.LEAGUE_RESEND_AFTER)
-    unclaimed = list(Match.objects.filter(status=MatchStatus.QUEUED).filter(
+    unclaimed = list(Match.objects.filter(status=QUEUED).filter(
         Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=resend_before))
         .values_list("pk", flat=True))
     match_enqueue(match_ids=requeued + unclaimed)

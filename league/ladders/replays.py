@@ -19,7 +19,9 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.urls import reverse
 
-from league.ladders.models import LiveMove, Match, MatchStatus, Participant, Replay
+from league.bots.selectors import owner_or_staff
+from league.ladders.lifecycle import OPEN
+from league.ladders.models import LiveMove, Match, Participant, Replay
 from replay import MatchRecord, MoveRecord
 from replay.frames import SPECTATOR, FrameSource, View
 from replay.viewer_data import broken_json
@@ -69,13 +71,11 @@ SOURCES = _Sources(CACHE_SIZE)
 
 def may_read_log(user: AnyUser, participant: Participant) -> bool:
     """A bot's log is its owner's and staff's (a built-in player's log is nobody's)."""
-    version = participant.version
-    return bool(version is not None and user.is_authenticated
-                and (user.is_staff or version.bot.owner_id == user.pk))
+    return participant.version is not None and owner_or_staff(user, participant.version.bot)
 
 
 def _live(match: Match) -> bool:
-    return match.status in (MatchStatus.QUEUED, MatchStatus.RUNNING)
+    return match.status in OPEN
 
 
 def _stored(match: Match) -> tuple[FrameSource, MatchRecord] | None:

@@ -21,8 +21,9 @@ from django.utils import timezone
 from league.bots.models import BotVersion
 from league.ladders.claiming import Claim, Seat, match_claim
 from league.ladders.finishing import match_finish
+from league.ladders.lifecycle import FAILED, QUEUED, RUNNING, match_move
 from league.ladders.live import LivePublisher
-from league.ladders.models import LiveMove, Match, MatchStatus
+from league.ladders.models import LiveMove, Match, MatchKind
 from league.ladders.periodic import Every
 from league.ladders.versions_cache import cached_folder
 from league.ladders.writer import WRITER
@@ -76,7 +77,7 @@ def match_run(*, match_id: int, worker: str | None = None,
                                backend=settings.LEAGUE_SANDBOX_BACKEND or match.backend,
                                on_move=live.on_move)
     except BotPackageError as error:
-        if isinstance(error, BotBuildError) or match.kind == "validation":
+        if isinstance(error, BotBuildError) or match.kind == MatchKind.VALIDATION:
             return _finish_or_lost(claim, match_finish(match=match, record=None, error=error))
         return _infrastructure_failure(claim, f"bot package: {error}")
     except (SandboxError, OSError) as error:
@@ -117,17 +118,16 @@ def _infrastructure_failure(claim: Claim, reason: str) -> RunOutcome:
     """Release the claim for another attempt, or end the match as failed after the last."""
     log.warning("match %s attempt %s: %s", claim.match_id, claim.attempt, reason,
                 extra=match_fields(claim.match_id, claim.attempt, outcome="infrastructure"))
-    mine = Match.objects.filter(pk=claim.match_id, status=MatchStatus.RUNNING,
-                                claim_token=claim.token)
+    mine = Match.objects.filter(pk=claim.match_id, status=RUNNING, claim_token=claim.token)
     if claim.attempt >= settings.LEAGUE_MAX_ATTEMPTS:
-        if mine.update(status=MatchStatus.FAILED, reason="infrastructure",
+        if match_move(mine, FAILED, reason="infrastructure",
                        detail=public_text(f"after {claim.attempt} attempts: {reason}"),
                        claim_token="", finished_at=timezone.now()):
             LiveMove.objects.filter(match_id=claim.match_id).delete()  # nothing to follow now
         return RunOutcome.FAILED
     # enqueued_at = now: the reaper leaves it to the backoff message the task sends next
     # the log above keeps the paths, for the staff; the match's detail is public
-    mine.update(status=MatchStatus.QUEUED, claim_token="", detail=public_text(reason),
+    match_move(mine, QUEUED, claim_token="", detail=public_text(reason),
                 enqueued_at=timezone.now())
     return RunOutcome.RETRY
 
@@ -144,7 +144,7 @@ class Heartbeat(Every):
     def _beat(self) -> None:
         try:
             Match.objects.filter(pk=self.claim.match_id, claim_token=self.claim.token,
-                                 status=MatchStatus.RUNNING).update(heartbeat_at=timezone.now())
+                                 status=RUNNING).update(heartbeat_at=timezone.now())
         except Exception:  # a blip must not end the match; the next beat retries
             log.exception("match %s: heartbeat failed", self.claim.match_id,
                           extra=match_fields(self.claim.match_id, self.claim.attempt))

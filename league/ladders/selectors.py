@@ -1,13 +1,48 @@
-"""Reads for pages: boards and recent matches, each in a fixed number of queries."""
+"""Reads for pages and the API: a match with its players, a bot's standing history, boards
+and recent matches, each in a fixed number of queries."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from django.db import connection
+from django.db.models import Prefetch, Q, QuerySet
+from django.http import Http404
 
-from league.ladders.models import NO_SCORE, Ladder, LadderKind, Match, MatchStatus
+from league.bots.models import Bot
+from league.ladders.lifecycle import FINISHED, OPEN, PLAYED
+from league.ladders.models import NO_SCORE, Ladder, LadderKind, Match, MatchKind, Participant
 from league.ladders.ratings import mean_interval
+
+
+def participants_with_bots() -> QuerySet[Participant]:
+    """Participants with their versions, bots and owners (no archive, no log), by seat."""
+    return (Participant.objects.select_related("version__bot__owner")
+            .defer("version__archive", "version__log").order_by("seat"))
+
+
+def matches_with_players() -> QuerySet[Match]:
+    return (Match.objects.select_related("ladder")
+            .prefetch_related(Prefetch("participants", queryset=participants_with_bots())))
+
+
+def match_get(*, match_id: int) -> Match:
+    match = matches_with_players().filter(pk=match_id).first()
+    if match is None:
+        raise Http404(f"no match {match_id}; matches are listed at /api/matches/")
+    return match
+
+
+def standing_history(*, bot: Bot) -> QuerySet[Participant]:
+    """The bot's participations that moved its standing, oldest first: its rated ladder
+    matches (with the rating after each) and its scored runs (a solo ladder's validation
+    counts: it is played on the ladder's first seed). Not a rated ladder's validation match,
+    whose score is no rating, and nothing outside the ladder (challenges, tournaments)."""
+    return (Participant.objects.filter(version__bot=bot, match__status=FINISHED,
+                                       match__kind__in=[MatchKind.LADDER, MatchKind.VALIDATION])
+            .filter(Q(mu_after__isnull=False)
+                    | Q(match__ladder__kind=LadderKind.SCORED, score__isnull=False))
+            .order_by("match__finished_at", "match_id"))
 
 
 @dataclass(frozen=True)
@@ -133,7 +168,7 @@ def ladder_board(ladder: Ladder, limit: int | None = None) -> list[BoardRow]:
 
 
 def recent_matches(limit: int = 20) -> list[Match]:
-    return list(Match.objects.filter(status__in=[MatchStatus.FINISHED, MatchStatus.FAILED])
+    return list(Match.objects.filter(status__in=PLAYED)
                 .select_related("ladder").prefetch_related("participants__version__bot")
                 .order_by("-finished_at")[:limit])
 
@@ -141,7 +176,7 @@ def recent_matches(limit: int = 20) -> list[Match]:
 def queue_counts() -> dict[str, int]:
     from django.db.models import Count
 
-    rows = Match.objects.filter(status__in=[MatchStatus.QUEUED, MatchStatus.RUNNING]).values(
+    rows = Match.objects.filter(status__in=OPEN).values(
         "status").annotate(n=Count("id"))
     counts = {"queued": 0, "running": 0}
     counts.update({r["status"]: r["n"] for r in rows})

@@ -1,17 +1,21 @@
-"""Writes on ladders: creating matches (the doorbell rings after commit), cancelling them,
-re-running a failed one, and placing a newly validated version on its ladder."""
+"""Writes on ladders: a bot's versions joining (the upload and its validation match) and
+leaving (retired, disabled: queued matches cancelled), creating matches (the doorbell rings
+after commit), re-running a failed one, and placing a newly validated version on its ladder."""
 
 from __future__ import annotations
 
-import logging
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
-from league.bots.models import Bot, BotVersion
+import games
+from league.bots.models import Bot, BotVersion, VersionStatus
+from league.bots.services import UploadError, bot_mark_disabled, bot_mark_retired, version_create
+from league.ladders.lifecycle import CANCELLED, QUEUED, match_enqueue, match_move
 from league.ladders.models import (
     Ladder,
     LadderKind,
@@ -22,9 +26,53 @@ from league.ladders.models import (
     Standing,
 )
 from league.ladders.ratings import Skill, new_version_skill
-from league.logs import match_fields
+from league.rate_limits import RateLimited, rate_hit
 
-log = logging.getLogger(__name__)
+VALIDATING_WAIT = 10
+"""Seconds a refusal for too many versions validating suggests (a validation takes a few)."""
+
+
+def version_upload(*, owner: AbstractBaseUser, game: str, name: str, filename: str,
+                   data: bytes, limited: bool = True) -> BotVersion:
+    """The one upload path (pages, API and demo): store a new version of ``owner``'s bot
+    ``name`` (created on its first upload) and queue its validation match. Raises
+    ``UploadError`` with nothing stored, or ``RateLimited`` when the owner is over the upload
+    rate or has too many versions waiting for validation (``limited=False``: the operator's
+    own uploads, such as the demo's)."""
+    if limited:
+        rate_hit("upload", owner.pk)  # every attempt counts: checking a zip is work too
+        waiting = BotVersion.objects.filter(bot__owner=owner,
+                                            status=VersionStatus.VALIDATING).count()
+        if waiting >= settings.LEAGUE_MAX_VALIDATING:
+            raise RateLimited("validating", VALIDATING_WAIT,
+                              f"{waiting} of your versions are waiting for validation")
+    if game not in games.game_ids():
+        raise UploadError(f"unknown game {game!r}; choose one of {', '.join(games.game_ids())}")
+    if not Ladder.objects.filter(game=game, active=True).exists():
+        raise UploadError(f"{game} has no open ladder; uploads for it are closed")
+    with transaction.atomic():
+        version = version_create(owner=owner, game=game, name=name, filename=filename,
+                                 data=data)
+        validation_match_create(version=version)
+    return version
+
+
+def bot_retire(*, bot: Bot) -> Bot:
+    """Take the bot off the board for good: no new matches; its history stays."""
+    with transaction.atomic():
+        bot_mark_retired(bot=bot)
+        matches_cancel_for_bot(bot=bot, reason="the bot was retired by its owner")
+    bot.refresh_from_db()
+    return bot
+
+
+def bot_disable(*, bot: Bot, reason: str) -> Bot:
+    """Staff: the bot leaves the board and its queued matches are cancelled."""
+    with transaction.atomic():
+        bot_mark_disabled(bot=bot, reason=reason)
+        matches_cancel_for_bot(bot=bot, reason=f"the bot was disabled by staff: {reason}")
+    bot.refresh_from_db()
+    return bot
 
 
 def new_seed() -> int:
@@ -44,33 +92,19 @@ def match_create(*, ladder: Ladder, kind: str, seed: int,
     return match
 
 
-def match_enqueue(*, match_ids: Iterable[int]) -> None:
-    """Ring the doorbell for queued matches (a doubled message is harmless: claims are once)."""
-    from league.ladders.tasks import run_match_task
-
-    for match_id in match_ids:
-        updated = Match.objects.filter(pk=match_id, status=MatchStatus.QUEUED).update(
-            enqueued_at=timezone.now())
-        if updated:
-            run_match_task.delay(match_id)
-            log.info("match %s: enqueued", match_id, extra=match_fields(match_id))
-
-
 def matches_cancel_for_bot(*, bot: Bot, reason: str) -> int:
     """Cancel the bot's queued matches (running ones finish: their bots are already playing)."""
-    return Match.objects.filter(status=MatchStatus.QUEUED,
-                                participants__version__bot=bot).update(
-        status=MatchStatus.CANCELLED, reason="cancelled", detail=reason,
-        finished_at=timezone.now())
+    return match_move(Match.objects.filter(status=QUEUED, participants__version__bot=bot),
+                      CANCELLED, reason="cancelled", detail=reason, finished_at=timezone.now())
 
 
 def match_rerun(*, match: Match) -> Match:
     """Queue a failed or cancelled match again from scratch (staff action)."""
     with transaction.atomic():
-        updated = Match.objects.filter(
-            pk=match.pk, status__in=[MatchStatus.FAILED, MatchStatus.CANCELLED]).update(
-            status=MatchStatus.QUEUED, attempts=0, claim_token="", claimed_by="", reason="",
-            detail="", heartbeat_at=None, started_at=None, finished_at=None)
+        updated = match_move(
+            Match.objects.filter(pk=match.pk, status__in=[MatchStatus.FAILED, CANCELLED]),
+            QUEUED, attempts=0, claim_token="", claimed_by="", reason="", detail="",
+            heartbeat_at=None, started_at=None, finished_at=None)
         if updated:
             transaction.on_commit(lambda: match_enqueue(match_ids=[match.pk]))
     match.refresh_from_db()
@@ -97,6 +131,3 @@ def standing_place(*, ladder: Ladder, version: BotVersion) -> Standing:
         ladder=ladder, version=version, defaults={"mu": skill.mu, "sigma": skill.sigma})
     return standing
 
-
-def open_matches(ladder: Ladder) -> Q:
-    return Q(ladder=ladder, status__in=[MatchStatus.QUEUED, MatchStatus.RUNNING])

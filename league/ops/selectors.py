@@ -12,6 +12,7 @@ from django.db import connection
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from league.ladders.lifecycle import OPEN
 from league.ladders.models import Match, MatchStatus
 from league.ops.models import WorkerPresence
 
@@ -97,7 +98,7 @@ def platform_status(*, now: datetime | None = None, with_failures: bool = True
                          seen_seconds_ago=(now - w.seen_at).total_seconds(), backend=w.backend)
                for w in WorkerPresence.objects.order_by("name")[:MAX_WORKERS_LISTED]]
     queues: dict[str, dict[str, int]] = {}
-    for row in Match.objects.filter(status__in=[MatchStatus.QUEUED, MatchStatus.RUNNING]
+    for row in Match.objects.filter(status__in=OPEN
                                     ).values("ladder__slug", "status").annotate(n=Count("id")):
         queues.setdefault(row["ladder__slug"], {})[row["status"]] = row["n"]
     ladder_queues = [LadderQueue(ladder=slug, queued=c.get("queued", 0),

@@ -9,21 +9,16 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from league.bots.models import Bot
-from league.bots.services import (
-    UploadError,
-    bot_disable,
-    bot_enable,
-    bot_retire,
-    bot_set_public,
-    version_upload,
-)
+from league.bots.selectors import bot_get, owner_or_staff, version_get
+from league.bots.services import UploadError, bot_enable, bot_set_public
+from league.ladders.services import bot_disable, bot_retire, version_upload
 from league.rate_limits import RateLimited
 from league.web import selectors
 from league.web.forms import ModerationForm, UploadForm, VisibilityForm
 
 
 def bot(request: HttpRequest, bot_id: int) -> HttpResponse:
-    the_bot = selectors.bot_get(user=request.user, bot_id=bot_id)
+    the_bot = bot_get(user=request.user, bot_id=bot_id)
     return render(request, "web/bot.html", {
         "page": selectors.bot_page(bot=the_bot),
         "is_owner": request.user.is_authenticated and the_bot.owner_id == request.user.pk,
@@ -79,23 +74,23 @@ def bot_moderate(request: HttpRequest, bot_id: int) -> HttpResponse:
 
 
 def version(request: HttpRequest, version_id: int) -> HttpResponse:
-    the_version = selectors.version_get(user=request.user, version_id=version_id)
+    the_version = version_get(user=request.user, version_id=version_id)
     return render(request, "web/version.html", {
         "page": selectors.version_page(version=the_version),
-        "private": selectors.can_see_private(request.user, the_version.bot)})
+        "private": owner_or_staff(request.user, the_version.bot)})
 
 
 def version_status(request: HttpRequest, version_id: int) -> JsonResponse:
     """What the upload page polls while a version validates."""
-    v = selectors.version_get(user=request.user, version_id=version_id)
+    v = version_get(user=request.user, version_id=version_id)
     return JsonResponse({"id": v.pk, "status": v.status, "reason": v.reason,
                          "done": v.status != "validating"})
 
 
 def version_source(request: HttpRequest, version_id: int) -> HttpResponse:
     """The archive as uploaded (zipped), for its owner and staff only."""
-    v = selectors.version_get(user=request.user, version_id=version_id, with_archive=True)
-    if not selectors.can_see_private(request.user, v.bot):
+    v = version_get(user=request.user, version_id=version_id, with_archive=True)
+    if not owner_or_staff(request.user, v.bot):
         raise Http404("Only the bot's owner can download its source.")
     response = HttpResponse(bytes(v.archive), content_type="application/zip")
     response["Content-Disposition"] = f'attachment; filename="{v.bot.name}-v{v.number}.zip"'

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.auth.models import User
 from django.db import connection
 from django.db.models import (
     Avg,
@@ -23,7 +23,9 @@ from django.db.models.functions import Cast
 from django.http import Http404
 from django.utils import timezone
 
+from games import Outcome
 from league.bots.models import Bot, BotVersion
+from league.bots.selectors import AnyUser, owner_or_staff
 from league.ladders.models import (
     Ladder,
     Match,
@@ -32,9 +34,9 @@ from league.ladders.models import (
     Participant,
     Standing,
 )
+from league.ladders.selectors import standing_history
 from league.web.match_lists import MatchRow, match_rows
 
-AnyUser = User | AnonymousUser
 HISTORY_POINTS = 400
 """The chart shows at most this many matches (the latest), so the page stays light."""
 HEAD_TO_HEAD_ROWS = 30
@@ -42,30 +44,6 @@ HEAD_TO_HEAD_ROWS = 30
 WINDOW = 500
 """A bot page's head to head and results by seat count the bot's latest this many matches,
 so the page reads a bounded number of rows however long the bot has played."""
-
-
-def can_see_private(user: AnyUser, bot: Bot) -> bool:
-    """Owner and staff see a bot's source, its logs and, when it is private, the bot."""
-    return bool(user.is_authenticated and (user.is_staff or bot.owner_id == user.pk))
-
-
-def bot_get(*, user: AnyUser, bot_id: int) -> Bot:
-    """The bot, or 404 when there is none or it is private and ``user`` may not see it."""
-    bot = (Bot.objects.select_related("owner__profile", "active_version")
-           .defer("active_version__archive", "active_version__log").filter(pk=bot_id).first())
-    if bot is None or not (bot.public or can_see_private(user, bot)):
-        raise Http404("No such bot (or it is private).")
-    return bot
-
-
-def version_get(*, user: AnyUser, version_id: int, with_archive: bool = False) -> BotVersion:
-    versions = BotVersion.objects.select_related("bot__owner__profile")
-    if not with_archive:
-        versions = versions.defer("archive")
-    version = versions.filter(pk=version_id).first()
-    if version is None or not (version.bot.public or can_see_private(user, version.bot)):
-        raise Http404("No such version (or its bot is private).")
-    return version
 
 
 # -- bot page ------------------------------------------------------------------------------
@@ -124,11 +102,8 @@ def _latest(bot: Bot, n: int) -> QuerySet[Participant]:
 def rating_history(*, bot: Bot) -> dict[str, Any]:
     """Chart data: per version, the rating (mu - 3 sigma) after each of its rated matches,
     or its score in each scored match, over its latest matches; x is the match's place."""
-    rows = list(Participant.objects.filter(
-        pk__in=Subquery(_latest(bot, HISTORY_POINTS).values("pk")),
-        match__status=MatchStatus.FINISHED,
-        match__kind__in=[MatchKind.LADDER, MatchKind.VALIDATION])
-        .order_by("match__finished_at", "match_id")
+    rows = list(standing_history(bot=bot).filter(
+        pk__in=Subquery(_latest(bot, HISTORY_POINTS).values("pk")))
         # the time as the database writes it ("2026-11-23 12:00:00..." in UTC on both
         # PostgreSQL and SQLite): 400 datetimes parsed and formatted again cost more
         .values_list("version__number", "mu_after", "sigma_after", "score",
@@ -164,9 +139,9 @@ def head_to_head(*, bot: Bot, window: int = WINDOW, limit: int = HEAD_TO_HEAD_RO
                                            match__kind=MatchKind.LADDER)
                 .exclude(version__bot=bot).exclude(version=None)
                 .values("version__bot_id", "version__bot__name", "version__bot__public")
-                .annotate(games=Count("id"), wins=Count("id", filter=Q(outcome="loss")),
-                          losses=Count("id", filter=Q(outcome="win")),
-                          draws=Count("id", filter=Q(outcome="draw")),
+                .annotate(games=Count("id"), wins=Count("id", filter=Q(outcome=Outcome.LOSS)),
+                          losses=Count("id", filter=Q(outcome=Outcome.WIN)),
+                          draws=Count("id", filter=Q(outcome=Outcome.DRAW)),
                           opponents=Window(Count("version__bot_id")))
                 .order_by("-games", "version__bot__name")[:limit])
     met = rows[0]["opponents"] if rows else 0
@@ -181,9 +156,9 @@ def results_by_seat(*, bot: Bot, window: int = WINDOW) -> list[dict[str, Any]]:
                                        match__status=MatchStatus.FINISHED,
                                        match__kind=MatchKind.LADDER)
             .values("seat")
-            .annotate(games=Count("id"), wins=Count("id", filter=Q(outcome="win")),
-                      losses=Count("id", filter=Q(outcome="loss")),
-                      draws=Count("id", filter=Q(outcome="draw")), mean=Avg("score"),
+            .annotate(games=Count("id"), wins=Count("id", filter=Q(outcome=Outcome.WIN)),
+                      losses=Count("id", filter=Q(outcome=Outcome.LOSS)),
+                      draws=Count("id", filter=Q(outcome=Outcome.DRAW)), mean=Avg("score"),
                       forfeits=Count("id", filter=~Q(forfeit="")))
             .order_by("seat"))
     return [{"seat": r["seat"], "mean": r["mean"], "forfeits": r["forfeits"], **_tally(r)}
@@ -218,9 +193,9 @@ def version_page(*, version: BotVersion) -> VersionPage:
         counts = (Participant.objects.filter(
             version=version, match__status=MatchStatus.FINISHED,
             match__participants__version=previous)
-            .aggregate(games=Count("id"), wins=Count("id", filter=Q(outcome="win")),
-                       losses=Count("id", filter=Q(outcome="loss")),
-                       draws=Count("id", filter=Q(outcome="draw"))))
+            .aggregate(games=Count("id"), wins=Count("id", filter=Q(outcome=Outcome.WIN)),
+                       losses=Count("id", filter=Q(outcome=Outcome.LOSS)),
+                       draws=Count("id", filter=Q(outcome=Outcome.DRAW))))
         page.against_previous = Tally(**_tally(counts))
     return page
 
@@ -268,7 +243,7 @@ def user_public_bots(*, username: str, viewer: AnyUser) -> tuple[User, list[Bot]
         raise Http404("No such user.")
     bots = (Bot.objects.filter(owner=owner).select_related("active_version")
             .defer("active_version__archive", "active_version__log").order_by("game", "name"))
-    if not can_see_private(viewer, Bot(owner=owner)):
+    if not owner_or_staff(viewer, Bot(owner=owner)):
         bots = bots.filter(public=True)
     return owner, list(bots)
 
@@ -279,13 +254,3 @@ def my_bots(*, user: User) -> list[Bot]:
                 .prefetch_related(Prefetch("versions", queryset=versions)))
 
 
-def match_get(*, match_id: int) -> Match:
-    match = (Match.objects.select_related("ladder")
-             .prefetch_related(Prefetch("participants", queryset=Participant.objects
-                                        .select_related("version__bot__owner")
-                                        .defer("version__archive", "version__log")
-                                        .order_by("seat")))
-             .filter(pk=match_id).first())
-    if match is None:
-        raise Http404("No such match.")
-    return match

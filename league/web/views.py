@@ -18,9 +18,11 @@ from django.shortcuts import get_object_or_404, render
 from django.templatetags.static import static
 
 import games
-from league.ladders.models import Ladder, Match, MatchStatus
+from league.bots.selectors import owner_or_staff
+from league.ladders.lifecycle import PLAYED
+from league.ladders.models import Ladder, Match
 from league.ladders.replays import NoFrames, match_record, may_read_log, viewer_header
-from league.ladders.selectors import Board, ladder_board, queue_counts
+from league.ladders.selectors import Board, ladder_board, match_get, queue_counts
 from league.web import selectors
 from league.web.match_lists import match_rows
 from replay.html_export import replay_html
@@ -52,9 +54,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
 def home(request: HttpRequest) -> HttpResponse:
     ladders = [(ladder, ladder_board(ladder, limit=10))
                for ladder in Ladder.objects.filter(active=True).order_by("pk")]
-    matches = match_rows(Match.objects.filter(status__in=[MatchStatus.FINISHED,
-                                                          MatchStatus.FAILED])
-                         .order_by("-finished_at"), 20)
+    matches = match_rows(Match.objects.filter(status__in=PLAYED).order_by("-finished_at"), 20)
     return render(request, "web/home.html", {
         "ladders": ladders, "matches": matches, "queue": queue_counts(),
         "slots": settings.LEAGUE_WORKER_SLOTS})
@@ -69,8 +69,8 @@ def ladder(request: HttpRequest, slug: str) -> HttpResponse:
     board = [(row, row.rating - trend_from[row.version_id]
               if row.rating is not None and row.version_id in trend_from else None)
              for row in page.object_list]
-    matches = match_rows(Match.objects.filter(ladder=the_ladder, status__in=[
-        MatchStatus.FINISHED, MatchStatus.FAILED]).order_by("-finished_at"), 10)
+    matches = match_rows(Match.objects.filter(ladder=the_ladder, status__in=PLAYED)
+                         .order_by("-finished_at"), 10)
     return render(request, "web/ladder.html", {
         "ladder": the_ladder, "game": games.make_game(the_ladder.game).describe(),
         "limits": asdict(the_ladder.sandbox_limits), "board": board, "page": page,
@@ -78,8 +78,8 @@ def ladder(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def match(request: HttpRequest, match_id: int) -> HttpResponse:
-    the_match = selectors.match_get(match_id=match_id)
-    players = [(p, p.version is not None and selectors.can_see_private(request.user,
+    the_match = match_get(match_id=match_id)
+    players = [(p, p.version is not None and owner_or_staff(request.user,
                                                                        p.version.bot))
                for p in the_match.participants.all()]
     try:
@@ -95,7 +95,7 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
 def match_html(request: HttpRequest, match_id: int) -> HttpResponse:
     """The match as one self-contained HTML file (viewer and frames inside), with the logs
     this reader may see."""
-    the_match = selectors.match_get(match_id=match_id)
+    the_match = match_get(match_id=match_id)
     try:
         record = match_record(match=the_match)
     except NoFrames as error:

@@ -14,9 +14,9 @@ from rest_framework.test import APIClient
 
 from league.accounts.services import token_create
 from league.bots.models import Bot, BotVersion
-from league.bots.services import version_upload
 from league.ladders.defaults import ladders_install
 from league.ladders.models import Ladder, Match, Participant, Replay
+from league.ladders.services import version_upload
 from tests.league import bots
 
 

@@ -20,9 +20,9 @@ from django.contrib.auth.models import User
 from django.db import connections
 
 from league.bots.models import BotVersion
-from league.bots.services import version_upload
 from league.ladders.defaults import ladders_install
 from league.ladders.models import Ladder, Match, MatchStatus
+from league.ladders.services import version_upload
 
 ROOT = Path(__file__).resolve().parents[2]
 

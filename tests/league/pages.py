@@ -12,9 +12,8 @@ from django.utils import timezone
 
 import games
 from league.bots.models import Bot, BotVersion
-from league.bots.services import version_upload
 from league.ladders.models import Ladder, Match, MatchKind, Participant, Replay, Standing
-from league.ladders.services import standing_place
+from league.ladders.services import standing_place, version_upload
 from tests.league import bots
 
 EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'

@@ -145,8 +145,8 @@ def test_rating_history_holds_ratings_on_rated_ladders_and_scores_on_scored_ones
         world: World) -> None:
     from django.utils import timezone
 
-    from league.bots.services import version_upload
     from league.ladders.models import Ladder
+    from league.ladders.services import version_upload
     from tests.league import bots
 
     stones = world.match.ladder

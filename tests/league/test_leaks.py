@@ -10,8 +10,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from league.bots.models import BotVersion
-from league.bots.services import bot_set_public, version_upload
+from league.bots.services import bot_set_public
 from league.ladders.models import Match
+from league.ladders.services import version_upload
 from tests.league.conftest import Worker, wait_validated
 
 CPP_BROKEN = """#include <cstdio> // SECRET-CPP-1

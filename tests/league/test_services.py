@@ -9,18 +9,19 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from league.bots.models import Bot, BotVersion
-from league.bots.services import (
-    UploadError,
-    bot_disable,
-    bot_retire,
-    bot_set_public,
-    version_upload,
-)
+from league.bots.services import UploadError, bot_set_public
 from league.ladders.defaults import ladders_install
 from league.ladders.matchmaking import ladder_fill, matchmaking_tick
 from league.ladders.models import Ladder, Match, MatchKind, MatchStatus, Participant
 from league.ladders.selectors import ladder_board
-from league.ladders.services import match_create, match_rerun, standing_place
+from league.ladders.services import (
+    bot_disable,
+    bot_retire,
+    match_create,
+    match_rerun,
+    standing_place,
+    version_upload,
+)
 from tests.league import bots
 
 pytestmark = pytest.mark.django_db

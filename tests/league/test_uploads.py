@@ -16,9 +16,10 @@ from django.conf import settings
 from django.contrib.auth.models import User
 
 from league.bots.models import Bot, BotVersion
-from league.bots.services import UploadError, version_upload
+from league.bots.services import UploadError
 from league.ladders.defaults import ladders_install
 from league.ladders.models import Ladder, Match, Participant
+from league.ladders.services import version_upload
 from tests.league import bots
 
 pytestmark = pytest.mark.django_db

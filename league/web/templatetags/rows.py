@@ -14,7 +14,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.text import Truncator
 
-from league.ladders.models import MatchStatus
+from games import Outcome
+from league.ladders.models import MatchKind, MatchStatus
 from league.ladders.selectors import BoardRow
 from league.web.match_lists import MatchRow, PlayerRow
 from league.web.templatetags.league import board_bot, fixed, link, trend_class, trend_text
@@ -47,7 +48,7 @@ def board_row(row: BoardRow, trend: float | None, seeds: int) -> SafeString:
 def match_row(match: MatchRow) -> SafeString:
     """One row of a list of matches: id, game (and kind), players with their version, forfeit,
     winner's star or score, how it ended, moves and when."""
-    kind = "" if match.kind == "ladder" else format_html(" <small>{}</small>", match.kind)
+    kind = "" if match.kind == MatchKind.LADDER else format_html(" <small>{}</small>", match.kind)
     players = format_html_join(" vs ", "{}", ((_player(match, p),) for p in match.players))
     if match.status == MatchStatus.FAILED:
         ended = format_html("failed: {}", Truncator(match.detail).chars(60))
@@ -68,6 +69,6 @@ def _player(match: MatchRow, p: PlayerRow) -> SafeString:
     else:
         who = format_html("<small>builtin:</small>{}", p.builtin)
     forfeit = format_html(' <small class="forfeit">{}</small>', p.forfeit) if p.forfeit else ""
-    star = " ★" if p.outcome == "win" else ""
+    star = " ★" if p.outcome == Outcome.WIN else ""
     score = f" ({fixed(p.score, 0)})" if p.score is not None and not match.rated else ""
     return format_html("{}{}{}{}", who, forfeit, star, score)

@@ -1,0 +1,84 @@
+"""The match lifecycle: every change of a match's status goes through this module, and the
+sets of statuses that pages, matchmaking and the reaper ask about live here.
+
+::
+
+    queued ──claim──▶ running ──finish──▶ finished
+      │  ▲              │ │
+      │  └──retry, lost─┘ └──fail──▶ failed ──rerun──┐
+      └──cancel──▶ cancelled ──rerun─────────────────┴──▶ queued
+
+Each change is one conditional UPDATE: the row moves only from a status the table below
+allows, and only while the caller's guard holds (its claim token, a heartbeat's age), so two
+processes that race for one row never both win. The claim is written in SQL (``claim_row``):
+it runs between every two matches on a worker's critical path.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from celery import current_app
+from django.db import connection
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from league.ladders.models import Match, MatchStatus
+from league.logs import match_fields
+
+log = logging.getLogger(__name__)
+
+QUEUED, RUNNING = MatchStatus.QUEUED, MatchStatus.RUNNING
+FINISHED, FAILED, CANCELLED = MatchStatus.FINISHED, MatchStatus.FAILED, MatchStatus.CANCELLED
+
+OPEN = (QUEUED, RUNNING)
+"""Still to be played, or playing."""
+ENDED = (FINISHED, FAILED, CANCELLED)
+PLAYED = (FINISHED, FAILED)
+"""What lists of matches show: played to the end, or given up on (cancelled ones never
+started)."""
+
+MOVES: dict[MatchStatus, tuple[MatchStatus, ...]] = {
+    QUEUED: (RUNNING, CANCELLED),
+    RUNNING: (FINISHED, FAILED, QUEUED),
+    FAILED: (QUEUED,),
+    CANCELLED: (QUEUED,),
+    FINISHED: (),
+}
+"""The statuses each status may move to."""
+
+RUN_MATCH_TASK = "league.ladders.tasks.run_match_task"
+"""The task that plays a match, named here so that ringing the doorbell needs no import of
+the tasks (which import everything else)."""
+
+
+def match_move(matches: QuerySet[Match], to: MatchStatus, **fields: Any) -> int:
+    """Move the rows of ``matches`` that may move to ``to`` there, with ``fields``; returns
+    how many moved. ``matches`` carries the caller's guard."""
+    sources = [status for status, targets in MOVES.items() if to in targets]
+    return matches.filter(status__in=sources).update(status=to, **fields)
+
+
+def claim_row(*, match_id: int, worker: str, token: str) -> tuple[Any, ...] | None:
+    """``queued → running`` for exactly one caller, however often its task is delivered:
+    ``(attempt, kind, seed, ladder_id)`` of the claimed row, or None."""
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Match._meta.db_table} SET status = %s, attempts = attempts + 1, "
+            "claimed_by = %s, claim_token = %s, heartbeat_at = %s, started_at = %s "
+            "WHERE id = %s AND status = %s RETURNING attempts, kind, seed, ladder_id",
+            [RUNNING, worker[:200], token, now, now, match_id, QUEUED])
+        return cursor.fetchone()
+
+
+def match_enqueue(*, match_ids: Iterable[int]) -> None:
+    """Ring the doorbell for queued matches (a doubled message is harmless: claims are once)."""
+    for match_id in match_ids:
+        updated = Match.objects.filter(pk=match_id, status=QUEUED).update(
+            enqueued_at=timezone.now())
+        if updated:
+            current_app.send_task(RUN_MATCH_TASK, (match_id,))
+            log.info("match %s: enqueued", match_id, extra=match_fields(match_id))
