@@ -62,10 +62,15 @@ class _Forfeit:
     detail: str
 
 
-def run_match(game_id: str, bots: Sequence[BotSpec | str], *, options: dict[str, Any] | None
+def run_match(game_id: str, bots: Sequence[BotSpec | BotPackage | str], *,
+              options: dict[str, Any] | None
               = None, seed: int = 0, limits: Limits | None = None,
               backend: str | Backend = "process", on_move: OnMove | None = None) -> MatchRecord:
     """Play one match and return its record.
+
+    A bot is a path (file, folder, zip) or ``builtin:NAME`` to unpack into the match's folder,
+    or a ``BotPackage`` already unpacked (the league's workers unpack each version once, into
+    a read-only cache, and hand it over as it is).
 
     Raises ``GameError`` (unknown game, bad options), ``BotPackageError`` (a bot that cannot
     be played: bad path, no entry point, does not compile) and ``BackendUnavailable`` before
@@ -74,7 +79,7 @@ def run_match(game_id: str, bots: Sequence[BotSpec | str], *, options: dict[str,
     wrong during play is a forfeit in the record.
     """
     game = games.make_game(game_id, options)
-    specs = [b if isinstance(b, BotSpec) else BotSpec(b) for b in bots]
+    specs = [b if isinstance(b, BotSpec | BotPackage) else BotSpec(b) for b in bots]
     if len(specs) != game.num_players:
         raise SandboxError(f"{game_id} is played by {game.num_players} bot(s); "
                            f"got {len(specs)}")
@@ -93,8 +98,9 @@ def run_match(game_id: str, bots: Sequence[BotSpec | str], *, options: dict[str,
                     s.bot.cleanup()
 
 
-def _prepare(game_id: str, seat: int, spec: BotSpec, limits: Limits, backend: Backend,
-             workdir: Path) -> _Seat:
+def _prepare(game_id: str, seat: int, bot: BotSpec | BotPackage, limits: Limits,
+             backend: Backend, workdir: Path) -> _Seat:
+    spec = bot.spec if isinstance(bot, BotPackage) else bot
     check_spec(spec)
     lib = library_dir()
     record = PlayerRecord(seat=seat, name=spec.name, source=spec.source,
@@ -111,7 +117,7 @@ def _prepare(game_id: str, seat: int, spec: BotSpec, limits: Limits, backend: Ba
         launch = LaunchSpec(builtin_command(spec.builtin_name, places), limits, lib,
                             label=spec.name)
         return _Seat(seat, spec, launch, record, limits.time_bank)
-    package: BotPackage = unpack(spec, workdir / f"seat{seat}")
+    package = bot if isinstance(bot, BotPackage) else unpack(spec, workdir / f"seat{seat}")
     record.language, record.digest = package.language, package.digest
     build = build_cpp(package, backend, limits) if package.language == "cpp" else None
     places = backend.places_for(lib, package.root, build)

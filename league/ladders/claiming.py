@@ -37,6 +37,8 @@ class Seat:
     version_id: int | None
     sha256: str
     label: str
+    entry: str = ""
+    """The entry point's path in the version's archive (``main.py``, ``mybot/main.py``)."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,7 @@ class Assignment:
 
 def _load_sql() -> str:
     return (f"SELECT l.game, l.options, l.limits, l.backend, l.kind, p.seat, p.builtin, v.id, "
-            f"v.sha256, v.number, b.name FROM {Ladder._meta.db_table} l "
+            f"v.sha256, v.number, b.name, v.entry FROM {Ladder._meta.db_table} l "
             f"LEFT JOIN {Participant._meta.db_table} p ON p.match_id = %s "
             f"LEFT JOIN {BotVersion._meta.db_table} v ON v.id = p.version_id "
             f"LEFT JOIN {Bot._meta.db_table} b ON b.id = v.bot_id "
@@ -84,6 +86,7 @@ def match_claim(*, match_id: int, worker: str) -> Assignment | None:
         limits=Limits.from_json(json_field.from_db_value(limits, None, connection)),
         backend=backend,
         seats=[Seat(builtin=builtin, version_id=version_id, sha256=sha256 or "",
-                    label=version_label(name, number) if version_id else builtin)
-               for *_, seat, builtin, version_id, sha256, number, name in rows
+                    label=version_label(name, number) if version_id else builtin,
+                    entry=entry or "")
+               for *_, seat, builtin, version_id, sha256, number, name, entry in rows
                if seat is not None])

@@ -13,6 +13,7 @@ import logging
 import os
 import socket
 import time
+from pathlib import PurePosixPath
 
 from django.conf import settings
 from django.db import close_old_connections
@@ -30,6 +31,8 @@ from league.ladders.writer import WRITER
 from league.logs import match_fields
 from league.redaction import public_text
 from sandbox import BotBuildError, BotPackageError, BotSpec, SandboxError, run_match
+from sandbox.archive import ENTRY_POINTS
+from sandbox.packages import BotPackage
 
 log = logging.getLogger(__name__)
 
@@ -50,12 +53,16 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def seat_spec(seat: Seat) -> BotSpec:
+def seat_spec(seat: Seat) -> BotSpec | BotPackage:
+    """A built-in player, or the version unpacked once in this worker's cache and handed to
+    the referee as it is (read-only for its bot; its archive's hash names its content)."""
     if seat.version_id is None:
         return BotSpec(f"builtin:{seat.builtin}", label=seat.builtin)
     # the archive is read only by a worker that has not unpacked this version yet
     folder = cached_folder(seat.sha256, lambda: BotVersion.objects.get(pk=seat.version_id))
-    return BotSpec(str(folder), label=seat.label)
+    entry = PurePosixPath(seat.entry).name
+    return BotPackage(spec=BotSpec(str(folder), label=seat.label), root=folder,
+                      language=ENTRY_POINTS[entry], entry=entry, digest=seat.sha256)
 
 
 def match_run(*, match_id: int, worker: str | None = None,
