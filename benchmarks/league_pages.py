@@ -1,9 +1,10 @@
 """Page speed at scale: the ladder page, the rankings API, bot pages and match pages served
 by the league's own web server (gunicorn as ``./dev up`` starts it) on the data set of
-``manage.py scale_data`` (10,000 bots, 1,000,000 matches), with 1 and 16 concurrent clients.
+``python -m benchmarks.scale_data`` (10,000 bots, 1,000,000 matches), with 1 and 16
+concurrent clients.
 
     export DATABASE_URL=postgres://postgres@127.0.0.1:5432/botleague_scale
-    .venv/bin/python manage.py scale_data            # once: ~10 minutes, see docs/benchmarks.md
+    .venv/bin/python -m benchmarks.scale_data     # once: ~10 minutes, see docs/benchmarks.md
     .venv/bin/python -m benchmarks.league_pages [--requests 200] [--clients 1 16]
 
 Baseline, measured in the same run: the same pages on a small league made by the same
@@ -99,9 +100,10 @@ def make_small_league(bots: int, matches: int) -> str:
         conn.execute(f"CREATE DATABASE {SMALL_DB}")
     url = database_url(SMALL_DB)
     env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "league.settings"}
-    for command in (["migrate", "-v0"],
-                    ["scale_data", "--bots", str(bots), "--matches", str(matches), "-v0"]):
-        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True)
+    for command in (["manage.py", "migrate", "-v0"],
+                    ["-m", "benchmarks.scale_data", "--bots", str(bots), "--matches",
+                     str(matches), "--quiet"]):
+        subprocess.run([sys.executable, *command], cwd=ROOT, env=env, check=True)
     return url
 
 
@@ -316,7 +318,7 @@ def main() -> None:
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
         raise SystemExit("set DATABASE_URL to the PostgreSQL database holding the scale data "
-                         "set (manage.py scale_data)")
+                         "set (python -m benchmarks.scale_data)")
     os.environ["DJANGO_SETTINGS_MODULE"] = "league.settings"
     import django
     from django.conf import settings
@@ -326,13 +328,13 @@ def main() -> None:
     settings.DATABASES["small"] = {**settings.DATABASES["default"], "NAME": SMALL_DB}
     from django.db import connections
 
+    from benchmarks.scale.generate import generated_bots
     from league.bots.models import Bot
-    from league.demo.scale import generated_bots
     from league.ladders.models import Match
 
     if not generated_bots():
         raise SystemExit("no generated data set in this database: run "
-                         "`manage.py scale_data` first (see docs/benchmarks.md)")
+                         "`python -m benchmarks.scale_data` first (see docs/benchmarks.md)")
     sizes = (f"large: {Bot.objects.count():,} bots, {Match.objects.count():,} matches "
              f"({settings.DATABASES['default']['NAME']})")
     log = Path(tempfile.mkdtemp(prefix="botleague-pages-")) / "server.log"

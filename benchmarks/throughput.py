@@ -158,8 +158,8 @@ def compose_rows(data: Path, bot: str, source: str, seeds: list[int], rounds: in
                  sandbox: str) -> list[str]:
     """The compose deployment against run_match on the backend its workers use: the process
     backend (bubblewrap in the service worker) or the docker backend (worker-engine)."""
+    from benchmarks.deployment import Deployment
     from benchmarks.throughput_compose import ComposeBench
-    from tests.compose.deployment import Deployment
 
     dep = Deployment(project=f"blbench{uuid.uuid4().hex[:6]}", folder=data / "compose",
                      settings={"WORKER_CONCURRENCY": "1", "LOG_FORMAT": "json",

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from tests.compose.deployment import Deployment, build_images
+from benchmarks.deployment import Deployment, build_images
 
 PREPARE = """
 import time

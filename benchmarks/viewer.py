@@ -6,7 +6,7 @@ scrubbing, each next to a baseline measured in the same run.
 The league runs here on its embedded default (SQLite in a scratch folder, no Redis), served
 by a threaded WSGI server in this process, static files and all; Debian's Chromium is driven
 by Playwright (never a downloaded browser). Two replays are stored: a short match (Stones,
-built-in players) and a 20,000-move 2048 game (8 x 8, tests/records.py).
+built-in players) and a 20,000-move 2048 game (8 x 8, benchmarks/records.py).
 
 - **Time to first frame**: from the start of the navigation to the match page until its board
   is drawn (the viewer's own ``firstFrameMs``), median of ``--repeat`` loads after one warm-up
@@ -67,8 +67,8 @@ def store_replays() -> dict[str, int]:
     from django.core.management import call_command
     from django.utils import timezone
 
+    from benchmarks.records import engine_record, long_2048_record
     from league.ladders.models import Ladder, Match, Participant, Replay
-    from tests.records import engine_record, long_2048_record
 
     call_command("migrate", verbosity=0)
     ids = {}
@@ -142,7 +142,7 @@ def page_load(browser: Any, url: str, repeat: int) -> float:
 def longest_scrub_frame(browser: Any, url: str | None, positions: int, repeat: int,
                         last: int = 20_000) -> float:
     """The longest gap between painted frames over ``repeat`` drags across the game."""
-    from tests.viewer_scrub import scrub_across
+    from benchmarks.viewer_scrub import scrub_across
 
     worst = 0.0
     for _ in range(repeat):

@@ -9,4 +9,3 @@ files (``replay.html_export``), so neither imports the other. One module per gam
 from pathlib import Path
 
 STATIC = Path(__file__).resolve().parent / "static"
-GAMES = STATIC / "games"

@@ -134,13 +134,3 @@ def corner_neighbours(m: int) -> int:
     right = (m << (SIZE + 1)) | (m >> (SIZE - 1))
     left = (m << (SIZE - 1)) | (m >> (SIZE + 1))
     return ((right & NOT_COL0) | (left & NOT_COL_LAST)) & BOARD
-
-
-def squares_of(mask: int) -> list[tuple[int, int]]:
-    out = []
-    while mask:
-        low = mask & -mask
-        i = low.bit_length() - 1
-        out.append((i % SIZE, i // SIZE))
-        mask ^= low
-    return out

@@ -10,7 +10,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 
 from league.bots.models import Bot
-from league.ladders.lifecycle import FINISHED, OPEN, PLAYED
+from league.ladders.lifecycle import FINISHED, OPEN
 from league.ladders.models import NO_SCORE, Ladder, LadderKind, Match, MatchKind, Participant
 from league.ladders.ratings import mean_interval
 
@@ -165,12 +165,6 @@ def _board_row(ladder: Ladder, rank: int, bot_id: int, name: str, public: bool, 
 def ladder_board(ladder: Ladder, limit: int | None = None) -> list[BoardRow]:
     """The board's first ``limit`` rows (all of them when None: small boards and tests)."""
     return Board(ladder)[:limit]
-
-
-def recent_matches(limit: int = 20) -> list[Match]:
-    return list(Match.objects.filter(status__in=PLAYED)
-                .select_related("ladder").prefetch_related("participants__version__bot")
-                .order_by("-finished_at")[:limit])
 
 
 def queue_counts() -> dict[str, int]:

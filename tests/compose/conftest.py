@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.compose.deployment import Deployment, build_images, docker_ready
+from benchmarks.deployment import Deployment, build_images, docker_ready
 
 SETTINGS = {
     # Seconds, not minutes: a lost worker or message is noticed within the test's patience.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.compose.deployment import Deployment, wait
+from benchmarks.deployment import Deployment, wait
 
 LEDGER = """
 from collections import defaultdict

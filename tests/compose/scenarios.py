@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 from typing import Any
 
-from tests.compose.deployment import Deployment, wait
+from benchmarks.deployment import Deployment, wait
 from tests.compose.ledger import in_flight, ledger, matches, set_matchmaking, settle
 from tests.league import bots
 from tests.sandbox.conftest import slot_processes

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from tests.compose.deployment import Deployment, wait
+from benchmarks.deployment import Deployment, wait
 from tests.compose.scenarios import probe_stays_confined
 from tests.league import bots
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from benchmarks.deployment import Deployment
 from tests.compose.conftest import deployed
-from tests.compose.deployment import Deployment
 from tests.compose.scenarios import (
     assert_all_finished_once,
     broken_worker_fails_matches,

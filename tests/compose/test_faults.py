@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.compose.deployment import Deployment, wait
+from benchmarks.deployment import Deployment, wait
 from tests.compose.ledger import in_flight, ledger, matches
 from tests.compose.scenarios import (
     assert_all_finished_once,

@@ -1,5 +1,5 @@
-"""``manage.py scale_data`` at a tiny size: the rows it writes hang together as the league
-would have written them (ratings chained match to match, standings that add up, replays the
+"""``python -m benchmarks.scale_data`` at a tiny size: the rows it writes hang together as the
+league would have written them (ratings chained match to match, standings that add up, replays the
 engine re-derives), a second run refuses, and ``--reset`` replaces only the generated set."""
 
 from __future__ import annotations
@@ -10,12 +10,14 @@ from collections import Counter, defaultdict
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.management import CommandError, call_command
 from django.test import Client
 
+from benchmarks import scale_data
+from benchmarks.scale import generate as scale
+from benchmarks.scale.generate import ScaleError
+from benchmarks.scale.rows import rate_pair
+from benchmarks.scale.world import PlanError
 from league.bots.models import Bot, BotVersion
-from league.demo import scale
-from league.demo.scale_rows import rate_pair
 from league.ladders.models import Ladder, Match, Participant, Replay, Standing
 from league.ladders.ratings import Skill, rate_match
 from replay.record import MatchRecord
@@ -28,7 +30,8 @@ def _small_pools(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def generate(**options: object) -> None:
-    call_command("scale_data", bots=20, matches=200, verbosity=0, **options)
+    scale_data.generate(scale_data.Options(**{"bots": 20, "matches": 200, "quiet": True,
+                                              **options}))
 
 
 def test_it_writes_bots_on_every_ladder_with_versions_and_finished_matches(
@@ -110,7 +113,7 @@ def test_a_second_run_refuses_and_reset_replaces_only_the_generated_set(
         ladders: dict[str, Ladder], alice: User) -> None:
     mine = active(alice, "mine")
     generate()
-    with pytest.raises(CommandError, match="--reset"):
+    with pytest.raises(ScaleError, match="--reset"):
         generate()
     assert Bot.objects.count() == 21
     generate(reset=True, seed=2)
@@ -119,8 +122,8 @@ def test_a_second_run_refuses_and_reset_replaces_only_the_generated_set(
 
 
 def test_it_needs_room_for_the_validation_matches(ladders: dict[str, Ladder]) -> None:
-    with pytest.raises(CommandError, match="validation matches"):
-        call_command("scale_data", bots=20, matches=10, verbosity=0)
+    with pytest.raises(PlanError, match="validation matches"):
+        scale_data.generate(scale_data.Options(bots=20, matches=10, quiet=True))
     assert not Bot.objects.exists()
 
 

@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
+from benchmarks.records import long_2048_record
+from benchmarks.viewer_scrub import scrub_across
 from league.ladders.models import Ladder, Match
 from replay.frames import FrameSource
 from tests.browser import shoot, watch_for_errors
 from tests.league.viewer_world import store_record
-from tests.records import long_2048_record
 from tests.viewer_checks import check, wait_drawn
-from tests.viewer_scrub import scrub_across
 
 pytestmark = pytest.mark.slow
 MOVES = 20_000

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from benchmarks.records import engine_record
 from league.ladders.models import Ladder, Match
 from replay import MatchRecord, MoveRecord
 from tests.browser import shoot, watch_for_errors
@@ -19,7 +20,6 @@ from tests.league.viewer_world import (
     record_of,
     store_record,
 )
-from tests.records import engine_record
 from tests.viewer_checks import check, wait_drawn
 
 pytestmark = pytest.mark.slow

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
+from benchmarks.records import engine_record
 from replay import MatchRecord
 from replay.frames import SPECTATOR
 from replay.html_export import all_frames, replay_html
 from tests.browser import chromium, shoot, watch_for_errors
-from tests.records import engine_record
 from tests.viewer_checks import check, wait_drawn
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -24,8 +24,8 @@ from typing import Any
 from django.db import models
 from openskill.models.weng_lin import common as weng_lin
 
-from league.demo.scale_games import FORFEITS, PlayedGame, RatedPool, ScoredPool
-from league.demo.scale_world import (
+from benchmarks.scale.games import FORFEITS, PlayedGame, RatedPool, ScoredPool
+from benchmarks.scale.world import (
     EVENT_SCORED,
     EVENT_VALIDATION,
     PlanVersion,

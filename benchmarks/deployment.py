@@ -1,6 +1,7 @@
-"""A compose deployment for tests: its own project name, env file, host folder and web port;
-commands run through ``docker-compose``; reads through a Django shell in the web container
-(PostgreSQL and Redis are not published on the host)."""
+"""A compose deployment for the compose tests and the throughput benchmark: its own project
+name, env file, host folder and web port; commands run through ``docker-compose``; reads
+through a Django shell in the web container (PostgreSQL and Redis are not published on the
+host)."""
 
 from __future__ import annotations
 

@@ -27,10 +27,8 @@ from django.contrib.auth.models import User
 from django.db import connection, models, transaction
 from django.utils import timezone
 
-from league.accounts.models import Profile
-from league.bots.models import Bot, BotVersion
-from league.demo.scale_games import FORFEITS, rated_pool, scored_pool
-from league.demo.scale_rows import (
+from benchmarks.scale.games import FORFEITS, rated_pool, scored_pool
+from benchmarks.scale.rows import (
     CRASH_LOG,
     MATCH_COLUMNS,
     PARTICIPANT_COLUMNS,
@@ -43,7 +41,9 @@ from league.demo.scale_rows import (
     check_columns,
     columns_of,
 )
-from league.demo.scale_world import World, plan_world
+from benchmarks.scale.world import World, plan_world
+from league.accounts.models import Profile
+from league.bots.models import Bot, BotVersion
 from league.ladders.models import Ladder, Match, Participant, Replay, Standing
 
 MARK = "@scale.invalid"
