@@ -6,7 +6,8 @@
 The URL and token may come from ``BOTLEAGUE_URL`` and ``BOTLEAGUE_TOKEN`` instead. A folder is
 zipped (without ``.git``, ``__pycache__``, ``__MACOSX``, ``.DS_Store``); a file or zip is sent
 as it is.
-It speaks HTTP to the league's REST API and nothing else: no import from ``league/``.
+It speaks HTTP to the league's REST API (through ``requests``) and nothing else: no import
+from ``league/``.
 
 Exit status: 0 active, 1 rejected or refused (the reason and the bot's log are printed),
 2 the league could not be reached or refused the token.
@@ -16,18 +17,16 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import os
-import secrets
+import re
 import stat
 import time
-import urllib.error
-import urllib.request
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import requests
 from rich.console import Console
 
 from sandbox.archive import MIB, SKIPPED_NAMES, ZIP_EPOCH
@@ -106,8 +105,8 @@ def _wait(api: Api, version: dict[str, Any], timeout: float, err: Console) -> di
 def _report(version: dict[str, Any], url: str, out: Console) -> int:
     label = f"{version['bot']} v{version['number']}"
     if version["status"] == "active":
-        out.print(f"{label} is active on {version['game']}: {url}/api/bots/"
-                  f"{version['bot_id']}/", markup=False)
+        out.print(f"{label} is active on {version['game']}: {url}/bots/{version['bot_id']}/",
+                  markup=False)
         return 0
     if version["status"] == "retired":
         out.print(f"{label} played its smoke match, but a newer version was validated first; "
@@ -156,53 +155,48 @@ def zip_folder(folder: Path) -> bytes:
 class Api:
     url: str
     token: str
+    session: requests.Session = field(default_factory=requests.Session)
+
+    def __post_init__(self) -> None:
+        self.session.headers.update({"Authorization": f"Bearer {self.token}",
+                                     "Accept": "application/json",
+                                     "User-Agent": "botleague-sandbox-submit"})
 
     def get(self, path: str) -> dict[str, Any]:
-        return self._call(urllib.request.Request(self.url + path, method="GET"))
+        return self._call("GET", path)
 
     def upload(self, *, game: str, name: str, filename: str, data: bytes) -> dict[str, Any]:
-        body, content_type = multipart({"game": game, "name": name}, filename, data)
-        request = urllib.request.Request(self.url + "/api/versions/", data=body,
-                                         method="POST")
-        request.add_header("Content-Type", content_type)
-        return self._call(request)
+        return self._call("POST", "/api/versions/", data={"game": game, "name": name},
+                          files={"file": (filename, data, "application/octet-stream")})
 
-    def _call(self, request: urllib.request.Request) -> dict[str, Any]:
-        request.add_header("Authorization", f"Bearer {self.token}")
-        request.add_header("Accept", "application/json")
-        request.add_header("User-Agent", "botleague-sandbox-submit")
+    def _call(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
         try:
-            with urllib.request.urlopen(request, timeout=60) as response:
-                return json.loads(response.read())
-        except urllib.error.HTTPError as error:
-            detail = _detail(error)
-            if error.code == 400:
-                raise Refused(detail) from None
-            raise SubmitError(f"{detail} (HTTP {error.code} from {self.url})") from None
-        except urllib.error.URLError as error:
-            raise SubmitError(f"cannot reach {self.url}: {error.reason}") from None
-        except (OSError, ValueError) as error:
+            response = self.session.request(method, self.url + path, timeout=60, **kwargs)
+        except requests.ConnectionError as error:
+            raise SubmitError(f"cannot reach {self.url}: {_reason(error)}") from None
+        except requests.RequestException as error:
             raise SubmitError(f"talking to {self.url} failed: {error}") from None
+        if response.status_code == 400:
+            raise Refused(_detail(response))
+        if not response.ok:
+            raise SubmitError(f"{_detail(response)} (HTTP {response.status_code} from "
+                              f"{self.url})")
+        try:
+            return response.json()
+        except ValueError:
+            raise SubmitError(f"{self.url} answered with something that is not JSON; is it "
+                              "a botleague?") from None
 
 
-def _detail(error: urllib.error.HTTPError) -> str:
+def _reason(error: requests.ConnectionError) -> str:
+    """The operating system's words ("[Errno 111] Connection refused"), not urllib3's chain."""
+    found = re.findall(r"\[Errno -?\d+\][^'\")]*", str(error))
+    return found[-1].strip() if found else "no answer"
+
+
+def _detail(response: requests.Response) -> str:
     try:
-        body = error.read()
-        detail = json.loads(body).get("detail")
-    except (OSError, ValueError, AttributeError):
+        detail = response.json().get("detail")
+    except (ValueError, AttributeError):
         detail = None
-    return str(detail) if detail else (error.reason or "the league refused the request")
-
-
-def multipart(fields: dict[str, str], filename: str, data: bytes) -> tuple[bytes, str]:
-    boundary = f"botleague-{secrets.token_hex(16)}"
-    parts = []
-    for key, value in fields.items():
-        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n'
-                     f"{value}\r\n".encode())
-    safe_name = filename.replace('"', "_").replace("\r", "_").replace("\n", "_")
-    parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
-                 f'filename="{safe_name}"\r\nContent-Type: application/octet-stream\r\n\r\n'
-                 .encode() + data + b"\r\n")
-    parts.append(f"--{boundary}--\r\n".encode())
-    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
+    return str(detail) if detail else (response.reason or "the league refused the request")
