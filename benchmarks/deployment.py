@@ -20,7 +20,7 @@ from typing import Any
 
 import requests
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 COMPOSE_FILE = ROOT / "docker" / "compose.yml"
 MARK = "@@result@@"
 

@@ -103,6 +103,17 @@ def unpack(spec: BotSpec, dest: Path) -> BotPackage:
                       digest=tree_digest(dest))
 
 
+def readable_by_anyone(root: Path) -> bool:
+    """Whether a bot's unprivileged uid can reach ``root``: every folder above it crossable
+    by others (a root-owned 0700 folder on the way, such as ``/root``, would stop bubblewrap
+    from mounting it)."""
+    try:
+        path = root.resolve()
+        return all(p.stat().st_mode & 0o001 for p in (path, *path.parents))
+    except OSError:
+        return False
+
+
 def tree_digest(root: Path) -> str:
     """SHA-256 over every file's relative path and bytes, in a stable order."""
     h = hashlib.sha256()

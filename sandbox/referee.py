@@ -31,7 +31,7 @@ from sandbox.forfeits import ForfeitKind
 from sandbox.languages import bot_command, builtin_command
 from sandbox.limits import Limits
 from sandbox.match_folders import match_folder, sweep_stale_match_folders
-from sandbox.packages import BotPackage, BotSpec, check_spec, unpack
+from sandbox.packages import BotPackage, BotSpec, check_spec, readable_by_anyone, unpack
 from sandbox.runtime import library_dir
 
 OnMove = Callable[[State, MoveRecord], None]
@@ -117,7 +117,10 @@ def _prepare(game_id: str, seat: int, bot: BotSpec | BotPackage, limits: Limits,
         launch = LaunchSpec(builtin_command(spec.builtin_name, places), limits, lib,
                             label=spec.name)
         return _Seat(seat, spec, launch, record, limits.time_bank)
-    package = bot if isinstance(bot, BotPackage) else unpack(spec, workdir / f"seat{seat}")
+    if isinstance(bot, BotPackage) and readable_by_anyone(bot.root):
+        package = bot
+    else:  # a path to unpack, or a package behind a private folder a bot's uid cannot cross
+        package = unpack(spec, workdir / f"seat{seat}")
     record.language, record.digest = package.language, package.digest
     build = build_cpp(package, backend, limits) if package.language == "cpp" else None
     places = backend.places_for(lib, package.root, build)

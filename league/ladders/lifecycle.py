@@ -20,11 +20,11 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from celery import current_app
 from django.db import connection
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from league.celery import app as celery_app
 from league.ladders.models import Match, MatchStatus
 from league.logs import match_fields
 
@@ -80,5 +80,7 @@ def match_enqueue(*, match_ids: Iterable[int]) -> None:
         updated = Match.objects.filter(pk=match_id, status=QUEUED).update(
             enqueued_at=timezone.now())
         if updated:
-            current_app.send_task(RUN_MATCH_TASK, (match_id,))
+            # the league's app by name: Celery's current_app is per thread, and a thread that
+            # never set it would fall back to a default app with another broker
+            celery_app.send_task(RUN_MATCH_TASK, (match_id,))
             log.info("match %s: enqueued", match_id, extra=match_fields(match_id))

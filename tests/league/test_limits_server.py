@@ -24,7 +24,8 @@ from league.bots.models import Bot, BotVersion
 from league.ladders.defaults import ladders_install
 from league.ladders.models import Ladder
 from league.rate_limits import rates_reset
-from tests.league.conftest import ROOT, test_database_url, wait_for
+from tests.league.conftest import ROOT, wait_for
+from tests.league.conftest import test_database_url as database_url
 
 LIMITS = {"LEAGUE_SIGNUPS_PER_ADDRESS": "5/hour", "LEAGUE_UPLOADS_PER_USER": "6/hour",
           "LEAGUE_TOKENS_PER_USER": "4/hour", "API_THROTTLE_ANON": "20/min",
@@ -66,7 +67,7 @@ def server(request: pytest.FixtureRequest, transactional_db: None, tmp_path: Pat
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     log = tmp_path / "gunicorn.log"
-    env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": test_database_url(),
+    env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": database_url(),
            "DJANGO_SETTINGS_MODULE": "tests.league_settings",
            "BOTLEAGUE_DATA": str(tmp_path / "data"), **LIMITS}
     if request.param == "embedded":

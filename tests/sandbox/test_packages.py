@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sandbox import BotPackageError, run_match
-from sandbox.packages import BotSpec, tree_digest, unpack
+from sandbox.packages import BotSpec, readable_by_anyone, tree_digest, unpack
 from tests.sandbox.conftest import BOTS
 
 BOT = (BOTS / "first.py").read_text()
@@ -103,3 +103,39 @@ def test_an_unknown_file_kind_is_refused(tmp_path: Path) -> None:
 def test_an_unknown_builtin_names_the_known_ones() -> None:
     with pytest.raises(BotPackageError, match="known: random"):
         run_match("stones", ["builtin:nosuch", str(BOTS / "first.py")], backend="process")
+
+
+@pytest.mark.parametrize("private", [False, True], ids=["open", "behind-a-private-folder"])
+def test_an_unpacked_package_is_played_where_it_is_or_copied_where_a_bot_can_read_it(
+        tmp_path: Path, private: bool) -> None:
+    """A worker hands the referee its cached, unpacked version; behind a folder a bot's uid
+    cannot cross (root's 0700 ``/root``, say) it is copied into the match folder instead."""
+    import shutil
+    import tempfile
+
+    from sandbox.archive import extract
+    from sandbox.packages import BotPackage
+
+    # not under tmp_path: pytest keeps its own folder private (0700)
+    base = Path(tempfile.mkdtemp(prefix="botleague-test-cache-"))
+    base.chmod(0o700 if private else 0o755)
+    root = base / "v1"
+    extract(zip_bytes({"main.py": BOT}), root, "v1")
+    package = BotPackage(spec=BotSpec(str(root), label="v1"), root=root, language="python",
+                         entry="main.py", digest="v1")
+    try:
+        assert readable_by_anyone(root) is not private
+        record = run_match("stones", [package, "builtin:random"], seed=3)
+    finally:
+        shutil.rmtree(base)
+    assert record.players[0].moves > 0 and not record.result.forfeit, record.players[0].log
+
+
+def zip_bytes(files: dict[str, str]) -> bytes:
+    import io
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as z:
+        for name, text in files.items():
+            z.writestr(name, text)
+    return buffer.getvalue()
