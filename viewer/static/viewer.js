@@ -3,11 +3,11 @@
 // requestAnimationFrame callback draws the result, so a burst of events (a scrub drag, a held
 // arrow key) costs one drawing per screen refresh.
 
-import { bindControls } from "./controls.js";
-import { noteScroll, scrollToStep } from "./movelist.js";
-import { buildShell, indexLogs, renderBoard, renderChrome } from "./render.js";
+import { bindControls } from "botleague-viewer/controls.js";
+import { noteScroll, scrollToStep } from "botleague-viewer/movelist.js";
+import { buildShell, indexLogs, renderBoard, renderChrome } from "botleague-viewer/render.js";
 import { formatHash, goTo, grow, initialState, isLive, parseHash, reduce, setView, tick }
-  from "./state.js";
+  from "botleague-viewer/state.js";
 
 const POLL_MS = 500;
 const RETRY_MS = 2000;
