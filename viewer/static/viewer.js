@@ -15,8 +15,9 @@ const URL_EVERY_MS = 300;  // browsers throttle history updates; a scrub makes h
 const SCRUB_SETTLE_MS = 150;
 
 /**
- * Show a match in ``root``. ``header`` is the match's header (sandbox/viewer_data.py), ``store``
- * gives frames (HttpFrames or InlineFrames), ``game`` is the game's module (games/*.js).
+ * Show a match in ``root``. ``header`` is the match's header (replay/viewer_data.py), ``store``
+ * gives frames (HttpFrames or InlineFrames), ``game`` is the game's module (games/*.js); what
+ * each holds and exports: docs/viewer.md, "The frame format".
  * ``reloadHeader`` fetches the header again (a live match's end). Returns ``unmount``.
  */
 export function mountViewer(root, { header: firstHeader, store, game, useHash = true,
