@@ -55,7 +55,7 @@ def test_the_docs_list_every_games_views_and_module() -> None:
         hidden = games.make_game(game).hidden_information
         assert {v for g, v in listed if g == game} == ({"spectator", "seat"} if hidden
                                                       else {"spectator"}), game
-        assert (viewer.GAMES / f"{game}.js").is_file(), game
+        assert (viewer.STATIC / "games" / f"{game}.js").is_file(), game
     assert {g for g, _ in listed} == set(games.game_ids())
 
 
