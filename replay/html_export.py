@@ -1,10 +1,12 @@
 """One self-contained HTML file per match: the viewer's modules, its stylesheet, the header and
 every frame inlined, so the file opens from disk in a browser with no server and no network.
 
-The viewer's ES modules import each other by relative path, which a page opened from disk
-cannot fetch; each module is inlined as a ``data:`` URL instead, its own imports rewritten to
-its dependencies' ``data:`` URLs first. A module imported twice gets the same URL, so it is one
-module, as on the site. Frames come from the engine (``replay.frames``), as on the site.
+The viewer's ES modules import each other by bare specifiers (``botleague-viewer/dom.js``,
+see ``viewer``). Here an import map resolves each specifier to a ``data:`` URL of that
+module's file, byte for byte: no module source is parsed or rewritten. Bare specifiers go
+through the import map whatever the importing module's URL is, ``data:`` included, and each
+specifier has one URL, so each module is evaluated once, as on the site. Frames come from
+the engine (``replay.frames``), as on the site.
 """
 
 from __future__ import annotations
@@ -12,17 +14,16 @@ from __future__ import annotations
 import base64
 import html
 import json
-import re
 from collections.abc import Iterable
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
+import games
 import viewer
 from replay.frames import MAX_RANGE, FrameSource
 from replay.record import MatchRecord
 from replay.viewer_data import record_header
 
-_IMPORT = re.compile(r"""(\bfrom\s*|\bimport\s*)(["'])(\.{1,2}/[^"']+)\2""")
 _BASE_CSS = """
 :root { --ink: #1d2330; --muted: #6b7280; --line: #e5e7eb; --accent: #2f6fde; }
 * { box-sizing: border-box; }
@@ -41,41 +42,18 @@ pre.log { background: #0f172a; color: #e2e8f0; padding: .7rem; border-radius: 4p
 """
 
 
-class _Modules:
-    """The viewer's modules as ``data:`` URLs, each built once."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.urls: dict[PurePosixPath, str] = {}
-
-    def url(self, name: PurePosixPath, seen: tuple[PurePosixPath, ...] = ()) -> str:
-        if name in self.urls:
-            return self.urls[name]
-        if name in seen:
-            raise ValueError(f"the viewer's modules import each other in a cycle: {name}")
-        source = (self.root / name).read_text(encoding="utf-8")
-
-        def inline(match: re.Match[str]) -> str:
-            target = _resolve(name, match.group(3))
-            return f"{match.group(1)}{match.group(2)}{self.url(target, (*seen, name))}" \
-                   f"{match.group(2)}"
-
-        source = _IMPORT.sub(inline, source)
-        encoded = base64.b64encode(source.encode("utf-8")).decode("ascii")
-        self.urls[name] = f"data:text/javascript;base64,{encoded}"
-        return self.urls[name]
-
-
-def _resolve(importer: PurePosixPath, spec: str) -> PurePosixPath:
-    parts: list[str] = list(importer.parent.parts)
-    for piece in spec.split("/"):
-        if piece == "..":
-            if not parts:
-                raise ValueError(f"{importer} imports {spec}, outside the viewer")
-            parts.pop()
-        elif piece not in (".", ""):
-            parts.append(piece)
-    return PurePosixPath(*parts)
+def module_urls(game: str) -> dict[str, str]:
+    """The import map's entries for a file of ``game``: each module's specifier and a
+    ``data:`` URL of its file's bytes, unmodified. Every module but the other games' own: a
+    file draws one game, and is small enough to mail."""
+    others = {f"games/{g}.js" for g in games.game_ids() if g != game}
+    urls: dict[str, str] = {}
+    for name in viewer.modules():
+        if str(name) in others:
+            continue
+        encoded = base64.b64encode((viewer.STATIC / name).read_bytes()).decode("ascii")
+        urls[f"{viewer.SPECIFIER}{name}"] = f"data:text/javascript;base64,{encoded}"
+    return urls
 
 
 def _json_for_html(data: Any) -> str:
@@ -107,11 +85,11 @@ def replay_html(record: MatchRecord, *, log_seats: Iterable[int] | None = None,
     seats = [p.seat for p in record.players] if log_seats is None else list(log_seats)
     header = {**record_header(record, source, seats), "status": "finished"}
     data = {"header": header, "frames": all_frames(source)}
-    modules = _Modules(viewer.STATIC)
-    game_module = PurePosixPath("games") / f"{record.game}.js"
+    game_module = f"games/{record.game}.js"
     if not (viewer.STATIC / game_module).is_file():
         raise ValueError(f"the viewer has no module for {record.game} (viewer/static/"
                          f"{game_module})")
+    import_map = {"imports": module_urls(record.game)}
     players = " vs ".join(p.name for p in record.players)
     heading = title or f"{header['title']}: {players}"
     summary = header["result"]["summary"] if header["result"] else "no result recorded"
@@ -123,6 +101,7 @@ def replay_html(record: MatchRecord, *, log_seats: Iterable[int] | None = None,
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(heading)}</title>
 <style>{_BASE_CSS}{css}</style>
+<script type="importmap">{_json_for_html(import_map)}</script>
 </head>
 <body>
 <main>
@@ -132,8 +111,8 @@ def replay_html(record: MatchRecord, *, log_seats: Iterable[int] | None = None,
 </main>
 <script type="application/json" id="viewer-data">{_json_for_html(data)}</script>
 <script type="module">
-import {{ mountOffline }} from "{modules.url(PurePosixPath("offline.js"))}";
-import * as game from "{modules.url(game_module)}";
+import {{ mountOffline }} from "{viewer.SPECIFIER}offline.js";
+import * as game from "{viewer.SPECIFIER}{game_module}";
 mountOffline(document.getElementById("viewer"), game);
 </script>
 </body>

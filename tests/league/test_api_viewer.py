@@ -4,6 +4,7 @@ finished and running matches; logs reach only their owners and staff."""
 from __future__ import annotations
 
 import json
+import re
 import zlib
 from typing import Any
 
@@ -17,6 +18,7 @@ from league.ladders.models import LiveMove, Match, Replay
 from league.ladders.replays import SOURCES
 from replay import MatchRecord, MoveRecord, PlayerRecord
 from replay.frames import FrameSource
+from tests import viewer_contract as contract
 from tests.league.api_world import World, make_world
 
 
@@ -74,6 +76,36 @@ def test_the_header_has_the_game_players_moves_and_result_with_its_reason(world:
     assert data["result"]["summary"] == record.result.summary()
     assert data["broken"] is None and data["status"] == "finished"
     assert data["frames_url"] == f"/api/matches/{world.match.pk}/frames/"
+
+
+@pytest.mark.parametrize("kind", ["finished", "broken", "running"])
+def test_the_header_the_pages_header_and_a_range_are_what_the_docs_say(
+        world: World, kind: str) -> None:
+    """docs/viewer.md's header, frame and range tables against the league's answers: the
+    API's header has the site's fields, the page's also its opening frames."""
+    if kind == "running":
+        Replay.objects.filter(match=world.match).delete()
+        Match.objects.filter(pk=world.match.pk).update(status="running")
+    else:
+        store(world.match, tamper=kind == "broken")
+    data = header(world, "owner")
+    contract.check(data, contract.fields("header"),
+                   {"always": True, "site": True, "page": False}.__getitem__)
+    page = world.client("owner").get(f"/matches/{world.match.pk}/").content.decode()
+    embedded = json.loads(re.search(r'<script id="viewer-header" type="application/json">'
+                                    r"(.*?)</script>", page, re.S).group(1))
+    contract.check(embedded, contract.fields("header"),
+                   {"always": True, "site": True, "page": True}.__getitem__)
+    answer = frames(world, "?start=1&stop=100")
+    contract.check(answer, contract.fields("range"), {"always": True}.__getitem__)
+    for frame in embedded["opening"]["frames"] + answer["frames"]:
+        contract.check_frame(frame, "stones", "spectator", hidden=False)
+    assert (data["result"] is None) == (kind == "running")
+    # The header says what the server knew when it made it; the frames past the broken
+    # step were not derived yet, so only the range answer knows (the viewer takes both).
+    assert (answer["broken"] is not None) == (kind == "broken")
+    assert data["download_url"] == ("" if kind == "running" else
+                                    f"/matches/{world.match.pk}/replay.html")
 
 
 def test_frames_are_the_engines_in_the_range_asked_for(world: World) -> None:

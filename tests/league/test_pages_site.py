@@ -9,6 +9,7 @@ from django.test import Client
 
 from league.bots.models import Bot, BotVersion
 from league.ladders.models import Match, Participant
+from league.web.csp import script_hash, viewer_import_map
 from tests.league import bots
 from tests.league.conftest import People
 from tests.league.pages import active, finished
@@ -162,15 +163,27 @@ def test_an_upload_over_the_cap_is_refused_before_its_body_is_read(
 
 def test_every_page_sends_a_content_security_policy_without_inline_script(
         client: Client, people: People) -> None:
+    """No page runs inline script but the viewer's import map, which the policy allows by
+    the hash of exactly the text the page holds."""
     match = finished(active(people.alice, "one"), active(people.bob, "two"))
     client.force_login(people.alice)
+    import_maps = []
     for url in ["/", "/ladders/stones/", f"/bots/{match.participants.first().version.bot_id}/",
                 f"/matches/{match.pk}/", "/my/bots/", "/account/tokens/"]:
         response = client.get(url)
-        assert "script-src 'self';" in response["Content-Security-Policy"], url
-        scripts = re.findall(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>",
-                             response.content.decode())
+        policy = response["Content-Security-Policy"]
+        script_src = re.search(r"script-src ([^;]*);", policy)
+        assert script_src is not None, (url, policy)
+        assert script_src.group(1).split() == ["'self'", script_hash(viewer_import_map())], url
+        assert "unsafe-inline" not in policy and "unsafe-eval" not in policy, url
+        page = response.content.decode()
+        scripts = re.findall(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)"
+                             r"(?![^>]*type=\"importmap\")[^>]*>", page)
         assert scripts == [], (url, scripts)
+        for text in re.findall(r'<script type="importmap">(.*?)</script>', page, re.S):
+            assert script_hash(text) in script_src.group(1), url
+            import_maps.append(url)
+    assert import_maps == [f"/matches/{match.pk}/"]
 
 
 @pytest.mark.parametrize(("url", "data"), [

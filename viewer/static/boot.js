@@ -1,9 +1,9 @@
 // The league's match page: read the header the page embeds, load the game's module, fetch
 // frames from the API in ranges and, for a running match, follow it.
 
-import { HttpFrames } from "./frames.js";
-import { el } from "./dom.js";
-import { mountViewer } from "./viewer.js";
+import { HttpFrames } from "botleague-viewer/frames.js";
+import { el } from "botleague-viewer/dom.js";
+import { mountViewer } from "botleague-viewer/viewer.js";
 
 async function getJson(url) {
   const response = await fetch(url, { headers: { Accept: "application/json" },
@@ -18,7 +18,7 @@ async function boot(root) {
   if (!/^[a-z0-9_]+$/.test(header.game)) throw new Error(`unknown game ${header.game}`);
   let game;
   try {
-    game = await import(`./games/${header.game}.js`);
+    game = await import(`botleague-viewer/games/${header.game}.js`);
   } catch (error) {
     throw new Error(`this viewer cannot draw ${header.game} yet (${error.message})`);
   }

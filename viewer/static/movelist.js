@@ -3,7 +3,7 @@
 // 40-move one does. Drawing never reads the layout (it keeps the scroll position and the
 // box's height itself), so moving through a game does not force the page to lay out again.
 
-import { el, seconds } from "./dom.js";
+import { el, seconds } from "botleague-viewer/dom.js";
 
 export const ROW_HEIGHT = 24;
 const OVERSCAN = 8;

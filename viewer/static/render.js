@@ -2,9 +2,9 @@
 // called any number of times with the same input and leaves the page the same; none of them
 // changes the state.
 
-import { el, replaceContent, svg } from "./dom.js";
-import { buildMoveList, renderMoveList } from "./movelist.js";
-import { SPEEDS, lastStep } from "./state.js";
+import { el, replaceContent, svg } from "botleague-viewer/dom.js";
+import { buildMoveList, renderMoveList } from "botleague-viewer/movelist.js";
+import { SPEEDS, lastStep } from "botleague-viewer/state.js";
 
 const ICONS = {
   first: "M3 2h2v12H3zM14 2 6 8l8 6z",

@@ -3,11 +3,11 @@
 // requestAnimationFrame callback draws the result, so a burst of events (a scrub drag, a held
 // arrow key) costs one drawing per screen refresh.
 
-import { bindControls } from "./controls.js";
-import { noteScroll, scrollToStep } from "./movelist.js";
-import { buildShell, indexLogs, renderBoard, renderChrome } from "./render.js";
+import { bindControls } from "botleague-viewer/controls.js";
+import { noteScroll, scrollToStep } from "botleague-viewer/movelist.js";
+import { buildShell, indexLogs, renderBoard, renderChrome } from "botleague-viewer/render.js";
 import { formatHash, goTo, grow, initialState, isLive, parseHash, reduce, setView, tick }
-  from "./state.js";
+  from "botleague-viewer/state.js";
 
 const POLL_MS = 500;
 const RETRY_MS = 2000;
@@ -15,8 +15,9 @@ const URL_EVERY_MS = 300;  // browsers throttle history updates; a scrub makes h
 const SCRUB_SETTLE_MS = 150;
 
 /**
- * Show a match in ``root``. ``header`` is the match's header (sandbox/viewer_data.py), ``store``
- * gives frames (HttpFrames or InlineFrames), ``game`` is the game's module (games/*.js).
+ * Show a match in ``root``. ``header`` is the match's header (replay/viewer_data.py), ``store``
+ * gives frames (HttpFrames or InlineFrames), ``game`` is the game's module (games/*.js); what
+ * each holds and exports: docs/viewer.md, "The frame format".
  * ``reloadHeader`` fetches the header again (a live match's end). Returns ``unmount``.
  */
 export function mountViewer(root, { header: firstHeader, store, game, useHash = true,

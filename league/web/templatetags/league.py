@@ -10,12 +10,22 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ObjectDoesNotExist
 from django.urls import get_script_prefix, reverse
 from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 
 from games.errors import UnknownGameError
 from games.registry import game_class
 from league.ladders.selectors import BoardRow
+from league.web.csp import viewer_import_map
 
 register = template.Library()
+
+
+@register.simple_tag
+def viewer_import_map_script() -> SafeString:
+    """The viewer's ``<script type="importmap">``, its text exactly what the site's
+    Content-Security-Policy allows by hash (``league.web.csp``): written as is, unescaped,
+    since a single changed character would make the browser refuse it."""
+    return format_html('<script type="importmap">{}</script>', mark_safe(viewer_import_map()))
 
 
 @register.filter

@@ -2,8 +2,8 @@
 // the start squares, and below it each player's pieces: those left in colour, those played
 // faded (shapes as the rule sheet draws them, from the engine's assets).
 
-import { replaceContent, svg, svgRoot } from "../dom.js";
-import { SEAT_COLOURS, SEAT_LIGHT, axisLabels, turnText } from "./common.js";
+import { replaceContent, svg, svgRoot } from "botleague-viewer/dom.js";
+import { SEAT_COLOURS, SEAT_LIGHT, axisLabels, turnText } from "botleague-viewer/games/common.js";
 
 const CELL = 32;
 const LEFT = 24;

@@ -1,6 +1,6 @@
 // What several game modules share: the seats' colours and coordinate labels.
 
-import { svg } from "../dom.js";
+import { svg } from "botleague-viewer/dom.js";
 
 /** Seat 0 and seat 1, the same in every game, the move list and the logs (viewer.css). */
 export const SEAT_COLOURS = ["#6d28d9", "#ea580c"];

@@ -2,7 +2,7 @@
 // size again updates the tiles in place: scrubbing a long game repaints colours and numbers,
 // never rebuilds the board.
 
-import { replaceContent, svg, svgRoot } from "../dom.js";
+import { replaceContent, svg, svgRoot } from "botleague-viewer/dom.js";
 
 const CELL = 100;
 const GAP = 12;

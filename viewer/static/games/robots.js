@@ -2,7 +2,7 @@
 // crash into, with the level, score and robots left. Only occupied cells are drawn one by
 // one (a 60 x 60 field is mostly empty); a pattern draws the grid.
 
-import { replaceContent, svg, svgRoot } from "../dom.js";
+import { replaceContent, svg, svgRoot } from "botleague-viewer/dom.js";
 
 const CELL = 28;
 const STRIP = 24;

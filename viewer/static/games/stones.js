@@ -1,8 +1,8 @@
 // Stones: the board with its stones (#) and the cells they block (x); the stone just placed
 // is ringed in the colour of the player who placed it.
 
-import { replaceContent, svg, svgRoot } from "../dom.js";
-import { SEAT_COLOURS, axisLabels, turnText } from "./common.js";
+import { replaceContent, svg, svgRoot } from "botleague-viewer/dom.js";
+import { SEAT_COLOURS, axisLabels, turnText } from "botleague-viewer/games/common.js";
 
 const CELL = 60;
 const MARGIN = 28;

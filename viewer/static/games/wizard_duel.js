@@ -4,8 +4,8 @@
 // moves, heals). A player's view draws only that player's observation: its own map (older
 // knowledge fogged), itself, and where it last saw the opponent.
 
-import { replaceContent, svg, svgRoot } from "../dom.js";
-import { SEAT_COLOURS, axisLabels } from "./common.js";
+import { replaceContent, svg, svgRoot } from "botleague-viewer/dom.js";
+import { SEAT_COLOURS, axisLabels } from "botleague-viewer/games/common.js";
 
 const CELL = 36;
 const LEFT = 26;
