@@ -16,6 +16,7 @@ except in elimination, where one extra game decides and, if that is drawn too, t
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import cast
 
 from league.competitions.formats.types import (
     Decision,
@@ -76,13 +77,16 @@ def _score(pairing: Pairing, winners: Sequence[EntryId | None]) -> tuple[float, 
     return first, second
 
 
-def games_to_play(pairing: Pairing, winners: Sequence[EntryId | None]) -> tuple[Game, ...]:
-    """The games still owed after those played (``winners``): the rest of the series, then a
-    decider if an elimination series is level; empty once the series is decided."""
+def games_to_play(pairing: Pairing, played: Sequence[EntryId | None] | Sequence[float]
+                  ) -> tuple[Game, ...]:
+    """The games still owed after those played (their winners, or a solo run's scores): the
+    rest of the series, then a decider if an elimination series is level; empty once the
+    series is decided."""
     if pairing.kind == PairingKind.SOLO:
-        return tuple(game(pairing, i) for i in range(len(winners), pairing.games))
+        return tuple(game(pairing, i) for i in range(len(played), pairing.games))
     if not pairing.played:
         return ()
+    winners = cast(Sequence[EntryId | None], played)
     _check(pairing, winners)
     if len(winners) < pairing.games:
         return tuple(game(pairing, i) for i in range(len(winners), pairing.games))
