@@ -9,6 +9,15 @@ each format has its module: ``round_robin``, ``swiss``, ``elimination`` (over ``
 """
 
 from league.competitions.formats.series import games_to_play, series_games, series_result
+from league.competitions.formats.standings import TieBreak
+from league.competitions.formats.tournament import (
+    Format,
+    Results,
+    is_over,
+    next_round,
+    playable,
+    standings,
+)
 from league.competitions.formats.types import (
     Decision,
     Entry,
@@ -26,7 +35,8 @@ from league.competitions.formats.types import (
 )
 
 __all__ = [
-    "Decision", "Entry", "EntryId", "FormatError", "Game", "Options", "Pairing",
-    "PairingKind", "Round", "Scores", "SeriesResult", "Standing", "Winners", "games_to_play",
-    "series_games", "series_result",
+    "Decision", "Entry", "EntryId", "Format", "FormatError", "Game", "Options", "Pairing",
+    "PairingKind", "Results", "Round", "Scores", "SeriesResult", "Standing", "TieBreak",
+    "Winners", "games_to_play", "is_over", "next_round", "playable", "series_games",
+    "series_result", "standings",
 ]
