@@ -5,7 +5,7 @@
 Plays Swiss tournaments with made-up results (each game won by either seat at even odds,
 drawn one time in ten) and times the pairing of every round after the results of the one
 before: ``swiss.pair_round``, the league's, which pairs bracket by bracket with score groups
-cut into parts of ``swiss.PART_SIZE`` and widens the bottom only when someone is left over.
+cut into parts of ``swiss_matching.PART_SIZE`` and widens the bottom only when someone is left over.
 Baseline, measured in the same run on the same histories: the same weights solved as one
 maximum-weight matching on the complete graph of the field (the whole-field matching the
 league's falls back to), which is the optimum our pairing approximates; it is too slow to
@@ -25,21 +25,29 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from benchmarks.common import Row, pin_to_one_core, print_table
-from league.competitions.formats import Entry, Options, PairingKind, Round, swiss
+from league.competitions.formats import (
+    Entry,
+    Options,
+    Pairing,
+    PairingKind,
+    Round,
+    swiss,
+    swiss_matching,
+)
 from league.competitions.formats.series import games_to_play
 
-Pairer = Callable[[list[Entry], int, swiss.History, int], Round]
+Pairer = Callable[[list[Entry], int, swiss_matching.History, int], Round]
 
 
-def complete_graph(entries: list[Entry], number: int, h: swiss.History, games: int) -> Round:
+def complete_graph(entries: list[Entry], number: int, h: swiss_matching.History, games: int
+                   ) -> Round:
     """The baseline: every rule as one matching on the complete graph of the field."""
     ranked = sorted((e.id for e in entries), key=h.rank.__getitem__)
-    pairs, _, bye = swiss._match(ranked, h, set(), final=True, bye=len(ranked) % 2 == 1,
-                                 seats_soft=True)
-    pairings = [swiss.Pairing(f"R{number}.{i}", number, PairingKind.SERIES, a, b, games=games)
-                for i, (a, b) in enumerate(pairs, start=1)]
+    pairs, bye = swiss_matching.pair_whole(ranked, h)
+    pairings = [Pairing(f"R{number}.{i}", number, PairingKind.SERIES, a, b, games=games)
+                for i, (a, b) in enumerate(swiss.seat(pairs, h, number), start=1)]
     if bye is not None:
-        pairings.append(swiss.Pairing(f"R{number}.bye", number, PairingKind.BYE, bye,
+        pairings.append(Pairing(f"R{number}.bye", number, PairingKind.BYE, bye,
                                       games=games))
     return Round(number, tuple(pairings))
 
@@ -52,7 +60,7 @@ class Run:
     pairs: int = 0
     gaps: float = 0.0
 
-    def note(self, new: Round, h: swiss.History) -> None:
+    def note(self, new: Round, h: swiss_matching.History) -> None:
         for p in new.pairings:
             if p.second is None:
                 continue

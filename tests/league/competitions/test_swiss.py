@@ -14,7 +14,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.competitions.formats import Entry, EntryId, FormatError, Options, Round, Winners, swiss
+from league.competitions.formats import (
+    Entry,
+    EntryId,
+    FormatError,
+    Options,
+    Round,
+    Winners,
+    swiss,
+    swiss_matching,
+)
 from league.competitions.formats.series import series_result
 from tests.league.competitions.play import coin, favourite, field, meetings, play, seat_counts
 
@@ -158,3 +167,25 @@ def test_too_many_rounds_or_an_unfinished_round_are_refused() -> None:
     assert first is not None
     with pytest.raises(FormatError, match="not finished"):
         swiss.next_round(entries, Options(rounds=2), [first], {})
+
+
+@pytest.mark.parametrize(("n", "games"), [(255, 1), (256, 1), (255, 3)])
+def test_big_fields_are_paired_group_by_group_without_widening(
+        n: int, games: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The bracket pass keeps the field below each score group pairable on seats; when it
+    # did not, an odd field's second round left two entries at the bottom that could meet
+    # nobody, and the fallback re-paired the whole field (minutes at 1,023 entries).
+    widened: list[int] = []
+    match = swiss_matching._match
+
+    def watched(bracket: list[EntryId], *args: object, **kwargs: object) -> object:
+        if kwargs.get("final") or (len(args) > 2 and args[2]):  # (h, floaters, final)
+            widened.append(len(bracket))
+        return match(bracket, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(swiss_matching, "_match", watched)
+    entries = field(n, random.Random(n))
+    options = Options(games=games, rounds=7)
+    rounds, _ = play(lambda r, w: swiss.next_round(entries, options, r, w), coin(0.1),
+                     random.Random(games))
+    assert len(rounds) == 7 and widened == []
