@@ -56,7 +56,7 @@ def losses_and_played(rounds: list[Round], winners: Winners) -> tuple[Counter, i
     return losses, played
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(n=st.integers(2, 64), seed=st.integers(0, 2**32), games=st.integers(1, 3),
        third_place=st.booleans())
 def test_single_elimination_one_loss_and_out(n: int, seed: int, games: int,
@@ -84,7 +84,7 @@ def test_single_elimination_one_loss_and_out(n: int, seed: int, games: int,
     assert len(rounds) == (places.bit_length() - 1)  # one round a bracket round
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(n=st.integers(2, 64), seed=st.integers(0, 2**32), games=st.integers(1, 3),
        reset=st.booleans())
 def test_double_elimination_two_losses_and_out(n: int, seed: int, games: int,

@@ -87,7 +87,7 @@ def check_round(entries: list[Entry], before: list[Round], winners: Winners, new
     assert all(abs(b) <= 1 for b in after.values()), after
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(n=st.integers(2, 64), seed=st.integers(0, 2**32), games=st.integers(1, 3),
        draws=st.sampled_from([0.0, 0.2, 0.5]), part_size=st.sampled_from([4, 6, 16, 64]),
        data=st.data())
