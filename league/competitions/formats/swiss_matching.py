@@ -34,7 +34,7 @@ PART_SIZE = 16
 """Entries in one matching of the bracket-by-bracket pass. On the same histories parts of 12
 to 48 paired equally well (within 1 % of the complete graph's share of pairs inside their
 score group, ``benchmarks.swiss_pairing``), while time grows with the part: the slowest
-round of a 1,024 field (one-game series) took 0.17 s with 16, 0.50 s with 32, 1.0 s with 48."""
+round of a 1,024 field (one-game series) took about 0.2 s with 16, 0.5 s with 32, 1 s with 48."""
 
 
 @dataclass
@@ -61,7 +61,6 @@ class History:
         """-1, 0 or +1: which seat the entry is ahead on (with an odd number of games per
         series it is never more than one game either way)."""
         return (self.balance[e] > 0) - (self.balance[e] < 0)
-
 
 
 def pair_field(ranked: list[EntryId], h: History, part_size: int = PART_SIZE
