@@ -33,6 +33,7 @@ ENV PATH=/venv/bin:$PATH PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1 LANG=C.UTF
 WORKDIR /app
 COPY manage.py pyproject.toml ./
 COPY games/ games/
+COPY replay/ replay/
 COPY sandbox/ sandbox/
 COPY viewer/ viewer/
 COPY league/ league/
@@ -41,7 +42,7 @@ COPY league/ league/
 RUN SECRET_KEY=collectstatic-only BOTLEAGUE_DATA=/tmp/build-data \
       python manage.py collectstatic --noinput -v 0 \
  && rm -rf /tmp/build-data \
- && python -m compileall -q games sandbox league viewer \
+ && python -m compileall -q games replay sandbox league viewer \
  && mkdir -p /var/lib/botleague/data && chown league:league /var/lib/botleague/data
 # Web and beat run as this user; the workers run as root (compose.yml says why).
 USER league
