@@ -13,7 +13,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
 
 app = Celery("league")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["league.ladders", "league.ops"])
+app.autodiscover_tasks(["league.ladders", "league.competitions", "league.ops"])
 
 
 @task_prerun.connect

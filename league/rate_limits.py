@@ -34,6 +34,8 @@ WHAT = {
     "anon": "too many requests from this address",
     "user": "too many requests from this client",
     "viewer": "too many requests from this client",
+    "tournament": "too many tournaments made",
+    "challenge": "too many challenge games asked for",
 }
 """What each scope counts, as a refusal says it."""
 
@@ -80,10 +82,10 @@ def _parse(rate: str) -> RateLimitItem:
     return parse(f"{count} per {multiple} {_PERIODS.get(unit, unit)}")
 
 
-def rate_hit(scope: str, ident: str | int) -> None:
-    """Count one ``scope`` hit by ``ident``; ``RateLimited`` once it is over the rate."""
+def rate_hit(scope: str, ident: str | int, cost: int = 1) -> None:
+    """Count ``cost`` hits of ``scope`` by ``ident``; ``RateLimited`` once it is over."""
     item = rate_of(scope)
-    if _limiter().hit(item, scope, str(ident)):
+    if _limiter().hit(item, scope, str(ident), cost=cost):
         return
     raise RateLimited(scope, _wait(item, scope, str(ident)))
 

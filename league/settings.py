@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "league.accounts",
     "league.bots",
     "league.ladders",
+    "league.competitions",
     "league.web",
     "league.demo",
     "league.ops",
@@ -228,9 +229,20 @@ containers of the host's engine; docs/deploy.md), as bubblewrap cannot run in it
 LEAGUE_WORKER_BEAT_SECONDS = env_float("LEAGUE_WORKER_BEAT_SECONDS", 10.0, minimum=0.5)
 """How often a worker says it is alive (the status page's "workers alive")."""
 
+LEAGUE_TOURNAMENT_MAX_FIELD = env_int("LEAGUE_TOURNAMENT_MAX_FIELD", 64, minimum=2)
+"""Entries a tournament made by a player may take (staff: ``..._STAFF``)."""
+LEAGUE_TOURNAMENT_MAX_FIELD_STAFF = env_int("LEAGUE_TOURNAMENT_MAX_FIELD_STAFF", 1024,
+                                            minimum=2)
+LEAGUE_COMPETITION_OPEN = env_int("LEAGUE_COMPETITION_OPEN", 0, minimum=0)
+"""Open tournament and challenge matches at once (0: twice the worker slots, as many as the
+ladders' queues hold together, so each side gets about half the workers when both have
+work; ``competitions.progress``)."""
+
 CELERY_BEAT_SCHEDULE = {
     "matchmaking": {"task": "league.ladders.tasks.matchmaking_tick",
                     "schedule": LEAGUE_MATCHMAKING_SECONDS},
+    "competitions": {"task": "league.competitions.tasks.competitions_tick",
+                     "schedule": LEAGUE_MATCHMAKING_SECONDS},
     "reaper": {"task": "league.ladders.tasks.reaper_tick", "schedule": LEAGUE_REAPER_SECONDS},
 }
 
@@ -252,11 +264,14 @@ RATE_LIMITS = {
     "signup": env_rate("LEAGUE_SIGNUPS_PER_ADDRESS", "10/hour"),
     "token": env_rate("LEAGUE_TOKENS_PER_USER", "10/hour"),
     "login": env_rate("LEAGUE_LOGIN_FAILURES", "5/15min"),
+    "tournament": env_rate("LEAGUE_TOURNAMENTS_PER_USER", "3/day"),
+    "challenge": env_rate("LEAGUE_CHALLENGE_GAMES_PER_USER", "60/hour"),
 }
 """Counts per period (``league.rate_limits``): API requests (``anon`` by address, ``user`` by
 user, ``viewer`` for the replay viewer's header and frames instead of the others); uploads per
 user, through pages and API alike; sign-ups per address; API tokens made per user; failed
-log-ins per name and address."""
+log-ins per name and address; tournaments made per user (staff: no limit); challenge games
+asked for per user."""
 LEAGUE_MAX_VALIDATING = env_int("LEAGUE_MAX_VALIDATING", 3, minimum=1)
 """Versions of one user that may wait for validation at once; one more upload is refused."""
 

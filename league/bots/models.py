@@ -23,6 +23,8 @@ class Bot(models.Model):
     disabled = models.BooleanField(default=False)
     """Disabled by staff: like retired, with a reason, and only staff can undo it."""
     disabled_reason = models.CharField(max_length=200, blank=True)
+    accepts_challenges = models.BooleanField(default=True)
+    """Whether other people may challenge it (its owner always may)."""
     active_version = models.ForeignKey("BotVersion", null=True, blank=True,
                                        on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)

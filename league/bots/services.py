@@ -78,6 +78,12 @@ def bot_set_public(*, bot: Bot, public: bool) -> Bot:
     return bot
 
 
+def bot_set_challengeable(*, bot: Bot, accepts: bool) -> Bot:
+    Bot.objects.filter(pk=bot.pk).update(accepts_challenges=accepts)
+    bot.refresh_from_db()
+    return bot
+
+
 def bot_enable(*, bot: Bot) -> Bot:
     Bot.objects.filter(pk=bot.pk).update(disabled=False, disabled_reason="")
     bot.refresh_from_db()

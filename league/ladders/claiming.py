@@ -18,7 +18,7 @@ from django.db import connection
 
 from league.bots.models import Bot, BotVersion, version_label
 from league.ladders.lifecycle import claim_row
-from league.ladders.models import Ladder, LadderKind, Participant
+from league.ladders.models import Ladder, LadderKind, Match, Participant
 from sandbox import Limits
 
 
@@ -58,12 +58,15 @@ class Assignment:
 
 
 def _load_sql() -> str:
-    return (f"SELECT l.game, l.options, l.limits, l.backend, l.kind, p.seat, p.builtin, v.id, "
-            f"v.sha256, v.number, b.name, v.entry FROM {Ladder._meta.db_table} l "
-            f"LEFT JOIN {Participant._meta.db_table} p ON p.match_id = %s "
+    # a tournament's match carries its own options and limits; others play the ladder's
+    return (f"SELECT l.game, COALESCE(m.options, l.options), COALESCE(m.limits, l.limits), "
+            "l.backend, l.kind, p.seat, p.builtin, v.id, "
+            f"v.sha256, v.number, b.name, v.entry FROM {Match._meta.db_table} m "
+            f"JOIN {Ladder._meta.db_table} l ON l.id = m.ladder_id "
+            f"LEFT JOIN {Participant._meta.db_table} p ON p.match_id = m.id "
             f"LEFT JOIN {BotVersion._meta.db_table} v ON v.id = p.version_id "
             f"LEFT JOIN {Bot._meta.db_table} b ON b.id = v.bot_id "
-            "WHERE l.id = %s ORDER BY p.seat")
+            "WHERE m.id = %s ORDER BY p.seat")
 
 
 def match_claim(*, match_id: int, worker: str) -> Assignment | None:
@@ -75,7 +78,7 @@ def match_claim(*, match_id: int, worker: str) -> Assignment | None:
         return None
     attempt, kind, seed, ladder_id = claimed
     with connection.cursor() as cursor:
-        cursor.execute(_load_sql(), [match_id, ladder_id])
+        cursor.execute(_load_sql(), [match_id])
         rows = cursor.fetchall()
     game, options, limits, backend, ladder_kind = rows[0][:5]
     json_field = Ladder._meta.get_field("options")

@@ -25,7 +25,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from league.celery import app as celery_app
-from league.ladders.models import Match, MatchStatus
+from league.ladders.models import Match, MatchKind, MatchStatus
 from league.logs import match_fields
 
 log = logging.getLogger(__name__)
@@ -53,6 +53,12 @@ RUN_MATCH_TASK = "league.ladders.tasks.run_match_task"
 """The task that plays a match, named here so that ringing the doorbell needs no import of
 the tasks (which import everything else)."""
 
+COMPETITION_KINDS = (MatchKind.TOURNAMENT, MatchKind.CHALLENGE)
+"""Matches that belong to a competition: never rated, not counted in a ladder's queue."""
+COMPETITION_BELL = "league.competitions.tasks.match_ended_task"
+"""Rung (by name: competitions sit above ladders) when a competition's match has ended, so
+its tournament pairs its next games at once instead of at the next beat."""
+
 
 def match_move(matches: QuerySet[Match], to: MatchStatus, **fields: Any) -> int:
     """Move the rows of ``matches`` that may move to ``to`` there, with ``fields``; returns
@@ -72,6 +78,12 @@ def claim_row(*, match_id: int, worker: str, token: str) -> tuple[Any, ...] | No
             "WHERE id = %s AND status = %s RETURNING attempts, kind, seed, ladder_id",
             [RUNNING, worker[:200], token, now, now, match_id, QUEUED])
         return cursor.fetchone()
+
+
+def ring_competition(*, match_id: int, kind: str) -> None:
+    """After a competition's match has ended (its result committed): tell the competition."""
+    if kind in COMPETITION_KINDS:
+        celery_app.send_task(COMPETITION_BELL, (match_id,))
 
 
 def match_enqueue(*, match_ids: Iterable[int]) -> None:

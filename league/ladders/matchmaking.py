@@ -14,7 +14,7 @@ from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from league.bots.models import BotVersion, VersionStatus
-from league.ladders.lifecycle import OPEN
+from league.ladders.lifecycle import COMPETITION_KINDS, OPEN
 from league.ladders.models import (
     Ladder,
     LadderKind,
@@ -51,7 +51,9 @@ def matchmaking_tick(*, rng: random.Random | None = None) -> dict[str, int]:
 def ladder_fill(*, ladder: Ladder, target: int, rng: random.Random) -> int:
     with transaction.atomic():
         Ladder.objects.select_for_update().filter(pk=ladder.pk).first()  # one filler at once
-        room = target - Match.objects.filter(ladder=ladder, status__in=OPEN).count()
+        # competitions hold a share of their own (competitions.progress.capacity)
+        room = target - (Match.objects.filter(ladder=ladder, status__in=OPEN)
+                         .exclude(kind__in=COMPETITION_KINDS).count())
         if room <= 0:
             return 0
         if ladder.kind == LadderKind.RATED:

@@ -85,6 +85,10 @@ class Match(models.Model):
     detail = models.TextField(blank=True)
     moves = models.PositiveIntegerField(default=0)
     duration = models.FloatField(default=0.0)
+    options = models.JSONField(null=True, blank=True)
+    """The game's options when not the ladder's (a tournament's own)."""
+    limits = models.JSONField(null=True, blank=True)
+    """``sandbox.Limits`` fields when not the ladder's (a tournament's own)."""
 
     class Meta:
         verbose_name_plural = "matches"
@@ -97,6 +101,11 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.pk} ({self.ladder.game}, {self.status})"
+
+    @property
+    def game_options(self) -> dict[str, Any]:
+        """The options the match is played with: its own, else its ladder's."""
+        return self.options if self.options is not None else self.ladder.options
 
 
 class Participant(models.Model):

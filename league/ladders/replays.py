@@ -104,7 +104,7 @@ def _live_source(match: Match) -> FrameSource:
     key = (match.pk, "live", match.attempts)
     cached = SOURCES.get(key)
     if cached is None:
-        source = FrameSource(match.ladder.game, match.ladder.options, match.seed, [])
+        source = FrameSource(match.ladder.game, match.game_options, match.seed, [])
         SOURCES.put(key, (source, None))
     else:
         source = cached[0]

@@ -22,7 +22,7 @@ from django.utils import timezone
 from league.bots.models import BotVersion
 from league.ladders.claiming import Claim, Seat, match_claim
 from league.ladders.finishing import match_finish
-from league.ladders.lifecycle import FAILED, QUEUED, RUNNING, match_move
+from league.ladders.lifecycle import FAILED, QUEUED, RUNNING, match_move, ring_competition
 from league.ladders.live import LivePublisher
 from league.ladders.models import LiveMove, Match, MatchKind
 from league.ladders.periodic import Every
@@ -86,9 +86,11 @@ def match_run(*, match_id: int, worker: str | None = None,
     except BotPackageError as error:
         if isinstance(error, BotBuildError) or match.kind == MatchKind.VALIDATION:
             return _finish_or_lost(claim, match_finish(match=match, record=None, error=error))
-        return _infrastructure_failure(claim, f"bot package: {error}")
+        return _ended(match.kind, _infrastructure_failure(claim, f"bot package: {error}"),
+                      match_id)
     except (SandboxError, OSError) as error:
-        return _infrastructure_failure(claim, f"{type(error).__name__}: {error}")
+        return _ended(match.kind, _infrastructure_failure(
+            claim, f"{type(error).__name__}: {error}"), match_id)
     played = time.perf_counter()
 
     # an earlier attempt may have published moves, this one only if its publisher wrote
@@ -102,12 +104,19 @@ def match_run(*, match_id: int, worker: str | None = None,
                  match_id, claim.attempt, total, record.duration * 1000,
                  (time.perf_counter() - played) * 1000,
                  extra=match_fields(match_id, claim.attempt, ms=round(total)))
-        return outcome
+        return _ended(match.kind, outcome, match_id)
 
     if background_write:
         WRITER.submit(write)
         return RunOutcome.PLAYED
     return write()
+
+
+def _ended(kind: str, outcome: RunOutcome, match_id: int) -> RunOutcome:
+    """A competition's match that ended (its result committed) rings its competition."""
+    if outcome in (RunOutcome.FINISHED, RunOutcome.FAILED):
+        ring_competition(match_id=match_id, kind=kind)
+    return outcome
 
 
 def _finish_or_lost(claim: Claim, written: bool) -> RunOutcome:

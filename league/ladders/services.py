@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -15,7 +16,13 @@ from django.utils import timezone
 import games
 from league.bots.models import Bot, BotVersion, VersionStatus
 from league.bots.services import UploadError, bot_mark_disabled, bot_mark_retired, version_create
-from league.ladders.lifecycle import CANCELLED, QUEUED, match_enqueue, match_move
+from league.ladders.lifecycle import (
+    CANCELLED,
+    COMPETITION_KINDS,
+    QUEUED,
+    match_enqueue,
+    match_move,
+)
 from league.ladders.models import (
     Ladder,
     LadderKind,
@@ -80,10 +87,13 @@ def new_seed() -> int:
 
 
 def match_create(*, ladder: Ladder, kind: str, seed: int,
-                 seats: Sequence[BotVersion | str]) -> Match:
-    """A queued match with one participant per seat (a version, or a built-in player's name);
-    its task is sent once the surrounding transaction commits."""
-    match = Match.objects.create(ladder=ladder, kind=kind, seed=seed)
+                 seats: Sequence[BotVersion | str], options: dict[str, Any] | None = None,
+                 limits: dict[str, Any] | None = None) -> Match:
+    """A queued match with one participant per seat (a version, or a built-in player's name),
+    on the ladder's options and limits unless given its own; its task is sent once the
+    surrounding transaction commits."""
+    match = Match.objects.create(ladder=ladder, kind=kind, seed=seed, options=options,
+                                 limits=limits)
     Participant.objects.bulk_create([
         Participant(match=match, seat=seat, version=who if isinstance(who, BotVersion) else None,
                     builtin="" if isinstance(who, BotVersion) else who)
@@ -93,8 +103,11 @@ def match_create(*, ladder: Ladder, kind: str, seed: int,
 
 
 def matches_cancel_for_bot(*, bot: Bot, reason: str) -> int:
-    """Cancel the bot's queued matches (running ones finish: their bots are already playing)."""
-    return match_move(Match.objects.filter(status=QUEUED, participants__version__bot=bot),
+    """Cancel the bot's queued ladder and validation matches (running ones finish: their
+    bots are already playing). Its tournament games are its tournament's: a frozen version
+    plays them out, and a disabled bot's games are lost (``competitions.results``)."""
+    return match_move(Match.objects.filter(status=QUEUED, participants__version__bot=bot)
+                      .exclude(kind__in=COMPETITION_KINDS),
                       CANCELLED, reason="cancelled", detail=reason, finished_at=timezone.now())
 
 

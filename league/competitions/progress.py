@@ -1,0 +1,282 @@
+"""Competitions moving on: tournaments opened, started (versions frozen, the field seeded),
+paired round by round as their formats say, finished; challenges finished; and their games
+released to the workers within the competitions' share.
+
+Everything here is idempotent and runs under the tournament's row lock, so the beat's tick
+and the bell a finished match rings (``ladders.lifecycle.COMPETITION_BELL``) may both run it,
+in any order, as often as they like: a round is paired once, each game gets one live match.
+
+**The share.** Ladders count only their own matches when they fill their queues; tournament
+and challenge games together hold at most ``LEAGUE_COMPETITION_OPEN`` open matches (as many
+as all ladders' queues together, by default). With both sides busy the workers' FIFO queue
+then holds about as many of each, and each side gets about half the workers: neither starves
+the other. Challenges are released before tournament games (a person is waiting for them).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from league.bots.models import BotVersion
+from league.competitions import formats
+from league.competitions.models import (
+    Challenge,
+    ChallengeGame,
+    ChallengeState,
+    Entry,
+    Series,
+    SeriesGame,
+    Tournament,
+    TournamentState,
+)
+from league.competitions.results import (
+    MAX_REPLAYS,
+    State,
+    ended_badly,
+    game_seed,
+    load,
+)
+from league.ladders.lifecycle import COMPETITION_KINDS, ENDED, OPEN
+from league.ladders.models import LadderKind, Match, MatchKind, Standing
+from league.ladders.services import match_create
+
+log = logging.getLogger(__name__)
+
+
+def competitions_tick() -> dict[str, int]:
+    """The beat's pass over every competition that may have something to do."""
+    now = timezone.now()
+    opened = Tournament.objects.filter(state=TournamentState.DRAFT,
+                                       registration_opens__lte=now).update(
+        state=TournamentState.REGISTRATION)
+    moved = 0
+    for pk in Tournament.objects.filter(
+            state__in=[TournamentState.REGISTRATION, TournamentState.RUNNING],
+            starts_at__lte=now).values_list("pk", flat=True):
+        moved += tournament_advance(tournament_id=pk)
+    for pk in Challenge.objects.filter(state=ChallengeState.PLAYING).values_list("pk",
+                                                                                 flat=True):
+        challenge_advance(challenge_id=pk)
+    released = release()
+    return {"opened": opened, "advanced": moved, "released": released}
+
+
+def match_ended(*, match_id: int) -> None:
+    """The bell of a finished (or failed) competition match: move its competition on."""
+    row = (SeriesGame.objects.filter(match_id=match_id)
+           .values_list("series__tournament_id", flat=True).first())
+    if row is not None:
+        tournament_advance(tournament_id=row)
+    challenge = (ChallengeGame.objects.filter(match_id=match_id)
+                 .values_list("challenge_id", flat=True).first())
+    if challenge is not None:
+        challenge_advance(challenge_id=challenge)
+    release()
+
+
+# -- tournaments -----------------------------------------------------------------------------
+
+def tournament_advance(*, tournament_id: int) -> int:
+    """Start the tournament if it is due, then pair what its format says is next; 1 if it
+    changed, 0 if there was nothing to do."""
+    with transaction.atomic():
+        t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if t is None or t.starts_at > timezone.now():
+            return 0
+        if t.state == TournamentState.REGISTRATION:
+            return _start(t)
+        if t.state != TournamentState.RUNNING:
+            return 0
+        return _advance(t)
+
+
+def _start(t: Tournament) -> int:
+    """Freeze each entry's version, seed the field, pair round 1 (or cancel: too few)."""
+    entries = list(Entry.objects.filter(tournament=t, withdrawn=False)
+                   .select_related("bot").order_by("registered_at", "pk"))
+    playing, dropped = [], []
+    for e in entries:
+        bot = e.bot
+        if bot.retired or bot.disabled or bot.active_version_id is None or not bot.public:
+            dropped.append(e)
+            e.withdrawn = True
+            e.note = "no version that plays at the start"
+            e.save(update_fields=["withdrawn", "note"])
+        else:
+            e.version_id = bot.active_version_id
+            playing.append(e)
+    now = timezone.now()
+    if len(playing) < 2:
+        t.state = TournamentState.CANCELLED
+        t.note = f"too few entries at the start ({len(playing)}): a tournament needs two"
+        t.started_at = t.finished_at = now
+        t.save(update_fields=["state", "note", "started_at", "finished_at"])
+        return 1
+    for seed, e in enumerate(sorted(playing, key=_strength(t)), start=1):
+        e.seed = seed
+        e.save(update_fields=["version", "seed"])
+    t.state = TournamentState.RUNNING
+    t.started_at = now
+    if dropped:
+        t.note = (f"{len(dropped)} entr{'y' if len(dropped) == 1 else 'ies'} had no version "
+                  "that plays at the start and did not take part")
+    t.save(update_fields=["state", "started_at", "note"])
+    _advance(t)
+    return 1
+
+
+def _strength(t: Tournament) -> Callable[[Entry], tuple[float, float, int]]:
+    """Seeding: the ladder's board (rating, or mean score) of each frozen version, best first,
+    then registration order."""
+    rated = t.ladder.kind == LadderKind.RATED
+    standings = {s.version_id: s for s in Standing.objects.filter(ladder=t.ladder)}
+
+    def key(e: Entry) -> tuple[float, float, int]:
+        s = standings.get(e.version_id)
+        if s is None:
+            return (1.0, 0.0, e.pk)
+        value = s.mu - 3 * s.sigma if rated else (s.score_sum / s.games if s.games else 0.0)
+        return (0.0, -value, e.pk)
+    return key
+
+
+def _advance(t: Tournament) -> int:
+    state = load(t)
+    changed = _replay_failed(state)
+    for pairing in state.unfinished():
+        changed |= _owe(state, pairing)
+    if state.current is not None and state.unfinished():
+        return int(changed)
+    if state.current is not None and formats.is_over(state.fmt, state.entries, state.options,
+                                                     state.rounds, state.results):
+        t.state = TournamentState.FINISHED
+        t.finished_at = timezone.now()
+        t.save(update_fields=["state", "finished_at"])
+        log.info("tournament %s finished", t.pk)
+        return 1
+    following = formats.next_round(state.fmt, state.entries, state.options, state.rounds,
+                                   state.results)
+    if following is None:
+        t.state = TournamentState.FINISHED
+        t.finished_at = timezone.now()
+        t.save(update_fields=["state", "finished_at"])
+        return 1
+    for position, pairing in enumerate(following.pairings):
+        series = Series.objects.create(
+            tournament=t, round=following.number, position=position, key=pairing.key,
+            kind=pairing.kind.value, first_id=pairing.first, second_id=pairing.second,
+            games=pairing.games, decider=pairing.decider)
+        state.series[pairing.key] = series
+        state.games[pairing.key] = []
+        _owe(state, pairing)
+    log.info("tournament %s: round %s paired (%s series)", t.pk, following.number,
+             len(following.pairings))
+    return 1
+
+
+def _owe(state: State, pairing: formats.Pairing) -> bool:
+    """Rows for the games ``pairing`` still owes (the rest of a series, or its decider)."""
+    have = {g.index for g in state.games[pairing.key]}
+    made = [SeriesGame(series=state.series[pairing.key], index=g.index, first_id=g.first,
+                       second_id=g.second, seed_index=g.seed_index)
+            for g in formats.games_to_play(pairing, state.results.get(pairing.key, []))
+            if g.index not in have]
+    SeriesGame.objects.bulk_create(made)
+    state.games[pairing.key] += made
+    return bool(made)
+
+
+def _replay_failed(state: State) -> bool:
+    """A game whose match failed or was cancelled is released again with a new match."""
+    again = [g for games in state.games.values() for g in games
+             if ended_badly(g.match) and g.replays < MAX_REPLAYS]
+    for g in again:
+        log.warning("tournament %s: game %s of %s is played again (match %s %s)",
+                    state.tournament.pk, g.index, g.series.key, g.match_id, g.match.status)
+        SeriesGame.objects.filter(pk=g.pk).update(match=None, replays=F("replays") + 1)
+    return bool(again)
+
+
+# -- challenges ------------------------------------------------------------------------------
+
+def challenge_advance(*, challenge_id: int) -> None:
+    """Replay its failed games; finish it once every game has a result."""
+    with transaction.atomic():
+        c = Challenge.objects.select_for_update().filter(
+            pk=challenge_id, state=ChallengeState.PLAYING).first()
+        if c is None:
+            return
+        rows = list(ChallengeGame.objects.filter(challenge=c).select_related("match"))
+        done = 0
+        for g in rows:
+            if ended_badly(g.match):
+                if g.replays < MAX_REPLAYS:
+                    ChallengeGame.objects.filter(pk=g.pk).update(match=None,
+                                                                 replays=F("replays") + 1)
+                    continue
+                done += 1
+            elif g.match is not None and g.match.status in ENDED:
+                done += 1
+        if done == len(rows):
+            c.state = ChallengeState.FINISHED
+            c.finished_at = timezone.now()
+            c.save(update_fields=["state", "finished_at"])
+
+
+# -- the workers' share ----------------------------------------------------------------------
+
+def capacity() -> int:
+    """Open competition matches allowed at once (``LEAGUE_COMPETITION_OPEN``; by default as
+    many as the ladders' queues hold together, twice the worker slots)."""
+    return settings.LEAGUE_COMPETITION_OPEN or 2 * settings.LEAGUE_WORKER_SLOTS
+
+
+def release() -> int:
+    """Give games without a match one, oldest first, challenges before tournaments, while the
+    competitions' open matches stay within ``capacity()``; how many were released."""
+    with transaction.atomic():
+        room = capacity() - Match.objects.filter(kind__in=COMPETITION_KINDS,
+                                                 status__in=OPEN).count()
+        if room <= 0:
+            return 0
+        released = 0
+        for g in (ChallengeGame.objects.select_for_update(skip_locked=True, of=("self",))
+                  .filter(match=None, challenge__state=ChallengeState.PLAYING)
+                  .select_related("challenge").order_by("challenge_id", "index")[:room]):
+            c = g.challenge
+            seats = [c.version_id, c.opponent_version_id or c.opponent_builtin]
+            if g.challenger_seat == 1:
+                seats.reverse()
+            g.match = match_create(ladder=c.ladder, kind=MatchKind.CHALLENGE,
+                                   seed=game_seed(c.seed, g.seed_index),
+                                   seats=[_seat(s) for s in seats])
+            g.save(update_fields=["match"])
+            released += 1
+        room -= released
+        if room <= 0:
+            return released
+        for g in (SeriesGame.objects.select_for_update(skip_locked=True, of=("self",))
+                  .filter(match=None, series__tournament__state=TournamentState.RUNNING)
+                  .select_related("series__tournament", "first", "second")
+                  .order_by("series__tournament__started_at", "series__round",
+                            "series__position", "index")[:room]):
+            t = g.series.tournament
+            seats = [g.first.version_id] + ([g.second.version_id] if g.second_id else [])
+            g.match = match_create(ladder=t.ladder, kind=MatchKind.TOURNAMENT,
+                                   seed=game_seed(t.seed, g.seed_index),
+                                   seats=[_seat(s) for s in seats], options=t.options,
+                                   limits=t.limits)
+            g.save(update_fields=["match"])
+            released += 1
+        return released
+
+
+def _seat(who: int | str) -> BotVersion | str:
+    """A version by id, or a built-in player's name, as ``match_create`` takes seats."""
+    return BotVersion(pk=who) if isinstance(who, int) else who

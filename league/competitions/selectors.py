@@ -1,0 +1,261 @@
+"""Reads for competitions' pages and API: the list, a tournament's table, rounds and bracket,
+a challenge's games; each in a fixed number of queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Q, QuerySet
+
+from league.competitions import formats
+from league.competitions.formats import elimination
+from league.competitions.models import (
+    Challenge,
+    ChallengeGame,
+    Entry,
+    SeriesGame,
+    Tournament,
+    TournamentState,
+)
+from league.competitions.results import PENDING, Pending, State, game_result, load
+
+RULES = {
+    formats.Format.ROUND_ROBIN: "Everyone meets everyone once. A series won is 1 point, drawn "
+    "1/2. Ties on points are broken by Sonneborn-Berger (the points of the opponents you "
+    "beat, plus half of those you drew with), then game points, then seed.",
+    formats.Format.DOUBLE_ROUND_ROBIN: "Everyone meets everyone twice, seats swapped. A series "
+    "won is 1 point, drawn 1/2. Ties on points are broken by Sonneborn-Berger, then game "
+    "points, then seed.",
+    formats.Format.SWISS: "Each round pairs entries on equal points (no rematch while one can "
+    "be avoided; an odd field gives one entry a bye, worth a series won, at most once each; "
+    "first seats kept within one). A series won is 1 point, drawn 1/2. Ties are broken by "
+    "Buchholz (the opponents' points; a bye counts as an opponent with your own points), "
+    "then Sonneborn-Berger, then game points, then seed.",
+    formats.Format.SINGLE_ELIMINATION: "Seeded bracket: seeds 1 and 2 can meet only in the "
+    "final; a field short of a power of two gives the top seeds byes. One series lost and "
+    "you are out. A series level after its games gets one extra game; level again, the "
+    "better seed goes through.",
+    formats.Format.DOUBLE_ELIMINATION: "Winners' and losers' brackets: a series lost drops you "
+    "to the losers' bracket, a second ends your tournament. The losers' bracket winner meets "
+    "the winners' bracket winner in the grand final; if it wins, both have lost once and a "
+    "second final decides. A level series gets one extra game, then goes to the better seed.",
+    formats.Format.SCORED: "Every entry plays the same seeds; entries rank by mean score "
+    "(with its 95 % interval shown), then seed.",
+}
+SERIES_RULE = ("Each series is played with seats alternated, game by game; two games in a "
+               "row share a seed with seats swapped, and every series of a round plays the "
+               "same seeds.")
+
+
+@dataclass(frozen=True)
+class TableRow:
+    rank: int
+    entry: Entry
+    points: float
+    wins: int
+    draws: int
+    losses: int
+    byes: int
+    game_points: float
+    buchholz: float | None
+    sonneborn_berger: float | None
+    played: int
+    interval: float | None
+    out: bool
+
+
+@dataclass
+class GameView:
+    index: int
+    match_id: int | None
+    status: str
+    first: Entry | None
+    """The entry in seat 0 (a challenge's games say ``challenger_seat`` instead)."""
+    second: Entry | None
+    result: str
+    """``1-0``, ``0-1``, ``½-½``, a score, or where it stands."""
+
+
+@dataclass
+class SeriesView:
+    key: str
+    round: int
+    kind: str
+    first: Entry
+    second: Entry | None
+    games: list[GameView] = field(default_factory=list)
+    score: str = ""
+    winner: Entry | None = None
+    decided_by: str = ""
+    done: bool = False
+
+
+@dataclass
+class BracketView:
+    """An elimination bracket in columns: its sections (winners', losers', finals), each a
+    list of columns of nodes; a node names its sides (an entry, ``winner of W1.2``, a bye)."""
+
+    sections: list[tuple[str, list[list[dict[str, object]]]]]
+
+
+@dataclass
+class TournamentPage:
+    tournament: Tournament
+    entries: list[Entry]
+    table: list[TableRow]
+    rounds: list[tuple[int, list[SeriesView]]]
+    bracket: BracketView | None
+    rules: str
+    series_rule: str
+
+
+def tournament_list() -> dict[str, QuerySet[Tournament]]:
+    base = (Tournament.objects.select_related("created_by")
+            .annotate(entered=Count("entries", filter=Q(entries__withdrawn=False))))
+    return {
+        "running": base.filter(state=TournamentState.RUNNING).order_by("starts_at"),
+        "upcoming": base.filter(state__in=[TournamentState.DRAFT, TournamentState.REGISTRATION])
+        .order_by("starts_at"),
+        "finished": base.filter(state__in=[TournamentState.FINISHED, TournamentState.CANCELLED])
+        .order_by("-finished_at")[:50],
+    }
+
+
+def _entries(t: Tournament) -> dict[int, Entry]:
+    return {e.pk: e for e in Entry.objects.filter(tournament=t).select_related(
+        "bot__owner", "version").order_by("seed", "registered_at")}
+
+
+def tournament_table(t: Tournament, state: State | None = None,
+                     entries: dict[int, Entry] | None = None) -> list[TableRow]:
+    state = state or load(t)
+    entries = entries or _entries(t)
+    if not state.entries:
+        return []
+    rows = formats.standings(state.fmt, state.entries, state.options, state.rounds,
+                             state.results)
+    return [TableRow(rank=s.rank, entry=entries[s.entry], points=s.points, wins=s.wins,
+                     draws=s.draws, losses=s.losses, byes=s.byes, game_points=s.game_points,
+                     buchholz=s.buchholz, sonneborn_berger=s.sonneborn_berger, played=s.played,
+                     interval=s.interval, out=s.out) for s in rows]
+
+
+def tournament_page(t: Tournament) -> TournamentPage:
+    state = load(t)
+    entries = _entries(t)
+    fmt = formats.Format(t.format)
+    return TournamentPage(
+        tournament=t, entries=[e for e in entries.values() if not e.withdrawn],
+        table=tournament_table(t, state, entries), rounds=_rounds(state, entries),
+        bracket=_bracket(state, entries) if fmt in formats.tournament.ELIMINATION else None,
+        rules=RULES[fmt], series_rule=SERIES_RULE)
+
+
+def _result_text(result: object, game: SeriesGame) -> str:
+    if isinstance(result, Pending):
+        return game.match.status if game.match is not None else "waiting"
+    if isinstance(result, float):
+        return f"{result:g}"
+    if result is None:
+        return "½-½"
+    return "1-0" if result == game.first_id else "0-1"
+
+
+def _rounds(state: State, entries: dict[int, Entry]) -> list[tuple[int, list[SeriesView]]]:
+    out = []
+    for r in state.rounds:
+        views = []
+        for p in r.pairings:
+            view = SeriesView(key=p.key, round=r.number, kind=p.kind.value,
+                              first=entries[p.first],
+                              second=entries[p.second] if p.second else None)
+            for g in state.games.get(p.key, []):
+                result = game_result(g.match, g.first_id, g.second_id)
+                view.games.append(GameView(
+                    index=g.index, match_id=g.match_id,
+                    status=g.match.status if g.match else "waiting", first=entries[g.first_id],
+                    second=entries[g.second_id] if g.second_id else None,
+                    result=_result_text(result, g)))
+            if p.kind == formats.PairingKind.SOLO:
+                scores = state.results.get(p.key, [])
+                view.done = len(scores) >= p.games
+                view.score = (f"mean {sum(scores) / len(scores):.1f}" if scores else "")
+            else:
+                done = formats.series_result(p, state.results.get(p.key, []))
+                if done is not None:
+                    view.done = True
+                    view.score = f"{done.first_points:g} : {done.second_points:g}"
+                    view.winner = entries[done.winner] if done.winner is not None else None
+                    view.decided_by = done.decided_by.value
+            views.append(view)
+        out.append((r.number, views))
+    return out
+
+
+SECTION_TITLES = {"W": "Winners' bracket", "L": "Losers' bracket", "P": "Third place",
+                  "G": "Grand final"}
+
+
+def _bracket(state: State, entries: dict[int, Entry]) -> BracketView:
+    b = elimination.bracket(state.entries, state.options, state.results,
+                            state.fmt == formats.Format.DOUBLE_ELIMINATION)
+    columns: dict[str, dict[int, list[dict[str, object]]]] = {}
+    for s in b.states:
+        section = s.node.key[0]
+        sides = []
+        for side, who in zip(s.node.sides, s.entries, strict=True):
+            if isinstance(who, int):
+                sides.append({"entry": entries[who], "won": s.winner == who})
+            elif who is None:
+                sides.append({"label": "bye"})
+            else:
+                sides.append({"label": f"{side.source.value} of {side.node}" if side.node
+                              else f"seed {side.place}"})
+        columns.setdefault(section, {}).setdefault(s.round, []).append(
+            {"key": s.node.key, "sides": sides, "played": s.played,
+             "decided": s.decided, "reset": s.node.reset})
+    order = [k for k in "WLPG" if k in columns]
+    return BracketView([(SECTION_TITLES[k], [columns[k][r] for r in sorted(columns[k])])
+                        for k in order])
+
+
+# -- challenges ------------------------------------------------------------------------------
+
+@dataclass
+class ChallengePage:
+    challenge: Challenge
+    games: list[GameView]
+    wins: int
+    losses: int
+    draws: int
+
+
+def challenge_page(c: Challenge) -> ChallengePage:
+    rows = list(ChallengeGame.objects.filter(challenge=c).select_related("match")
+                .prefetch_related("match__participants").order_by("index"))
+    wins = losses = draws = 0
+    views = []
+    for g in rows:
+        # the challenger as entry 1, the opponent as 2, in the game's seats
+        first, second = (1, 2) if g.challenger_seat == 0 else (2, 1)
+        result = game_result(g.match, first, second)
+        if result is PENDING or isinstance(result, Pending):
+            text = g.match.status if g.match else "waiting"
+        elif result is None:
+            text, draws = "draw", draws + 1
+        elif result == 1:
+            text, wins = "won", wins + 1
+        else:
+            text, losses = "lost", losses + 1
+        views.append(GameView(index=g.index, match_id=g.match_id,
+                              status=g.match.status if g.match else "waiting",
+                              first=None, second=None, result=text))
+    return ChallengePage(challenge=c, games=views, wins=wins, losses=losses, draws=draws)
+
+
+def challenges_of_bot(bot_id: int, limit: int = 20) -> list[Challenge]:
+    return list(Challenge.objects.filter(Q(bot_id=bot_id) | Q(opponent_id=bot_id))
+                .select_related("bot", "version__bot", "opponent", "opponent_version__bot",
+                                "challenger")
+                .order_by("-created_at")[:limit])
+
