@@ -213,8 +213,12 @@ def challenge_advance(*, challenge_id: int) -> None:
         if c is None:
             return
         rows = list(ChallengeGame.objects.filter(challenge=c).select_related("match"))
+        off = c.bot.disabled or (c.opponent is not None and c.opponent.disabled)
         done = 0
         for g in rows:
+            if off and g.match is None:  # a bot disabled by staff: its games are not played
+                done += 1
+                continue
             if ended_badly(g.match):
                 if g.replays < MAX_REPLAYS:
                     ChallengeGame.objects.filter(pk=g.pk).update(match=None,
@@ -247,7 +251,9 @@ def release() -> int:
             return 0
         released = 0
         for g in (ChallengeGame.objects.select_for_update(skip_locked=True, of=("self",))
-                  .filter(match=None, challenge__state=ChallengeState.PLAYING)
+                  .filter(match=None, challenge__state=ChallengeState.PLAYING,
+                          challenge__bot__disabled=False)
+                  .exclude(challenge__opponent__disabled=True)
                   .select_related("challenge").order_by("challenge_id", "index")[:room]):
             c = g.challenge
             seats = [c.version_id, c.opponent_version_id or c.opponent_builtin]
@@ -262,7 +268,9 @@ def release() -> int:
         if room <= 0:
             return released
         for g in (SeriesGame.objects.select_for_update(skip_locked=True, of=("self",))
-                  .filter(match=None, series__tournament__state=TournamentState.RUNNING)
+                  .filter(match=None, series__tournament__state=TournamentState.RUNNING,
+                          first__bot__disabled=False)
+                  .exclude(second__bot__disabled=True)
                   .select_related("series__tournament", "first", "second")
                   .order_by("series__tournament__started_at", "series__round",
                             "series__position", "index")[:room]):

@@ -6,7 +6,9 @@ A game counts once its match has ended:
 - failed (an infrastructure fault, after the lifecycle's retries) or cancelled under it: the
   game is played again by a new match, up to ``MAX_REPLAYS`` times; after that it counts as a
   draw (a solo run: a score of 0), and the series says so.
-A failed or cancelled game is never a bot's loss: only forfeits during play are.
+A failed or cancelled game is never a bot's loss: only forfeits during play are. A game not
+yet released when one side's bot was disabled by staff is never played: that side loses it
+(a solo run scores 0), and its opponent is not held up.
 """
 
 from __future__ import annotations
@@ -55,6 +57,15 @@ def game_result(match: Match | None, first: int, second: int | None) -> Played |
     if by_seat[1].outcome == Outcome.WIN:
         return second
     return None
+
+
+def _given_up(first: int, second: int | None, disabled: set[int]) -> Played:
+    """The result of a game never played because a side's bot was disabled: that side lost."""
+    if second is None:
+        return 0.0
+    if first in disabled and second in disabled:
+        return None
+    return second if first in disabled else first
 
 
 def ended_badly(match: Match | None) -> bool:
@@ -114,9 +125,10 @@ def load(tournament: Tournament) -> State:
     for g in games:
         by_series.setdefault(g.series_id, []).append(g)
     rounds: dict[int, list[formats.Pairing]] = {}
+    entries = list(tournament.entries.select_related("bot"))
+    disabled = {e.pk for e in entries if e.bot.disabled}
     state = State(tournament=tournament, fmt=formats.Format(tournament.format),
-                  entries=seeded_entries(tournament.entries.all()),
-                  options=options_of(tournament), rounds=[])
+                  entries=seeded_entries(entries), options=options_of(tournament), rounds=[])
     for s in series:
         rounds.setdefault(s.round, []).append(pairing_of(s))
         state.series[s.key] = s
@@ -124,6 +136,9 @@ def load(tournament: Tournament) -> State:
         played: list[Played] = []
         for g in state.games[s.key]:
             result = game_result(g.match, g.first_id, g.second_id)
+            if isinstance(result, Pending) and g.match is None and (
+                    {g.first_id, g.second_id} & disabled):
+                result = _given_up(g.first_id, g.second_id, disabled)
             if isinstance(result, Pending):
                 if g.replays >= MAX_REPLAYS and ended_badly(g.match):
                     result = 0.0 if g.second_id is None else None  # given up: a draw

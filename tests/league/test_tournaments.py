@@ -198,3 +198,38 @@ def test_a_challenge_of_three_games(worker: Worker, ladders: dict[str, Ladder], 
     assert not matches.filter(participants__mu_after__isnull=False).exists()
     assert Challenge.objects.get(pk=challenge.pk).finished_at is not None
     assert Bot.objects.get(pk=theirs.bot_id).accepts_challenges
+
+
+def test_a_bot_disabled_mid_tournament_loses_its_unplayed_games_and_holds_nobody_up(
+        start_worker, ladders: dict[str, Ladder], alice: User) -> None:
+    from django.test.utils import override_settings
+
+    from league.ladders.services import bot_disable
+
+    one_at_a_time = {"LEAGUE_COMPETITION_OPEN": "1"}
+    worker = start_worker(env=one_at_a_time)
+    versions = field("stones", 4, alice)
+    now = timezone.now()
+    with override_settings(LEAGUE_COMPETITION_OPEN=1):
+        t = tournament_create(user=alice, name="rr", game="stones", format="round_robin",
+                              games_per_series=1, field_limit=4,
+                              registration_closes=now + dt.timedelta(seconds=1),
+                              starts_at=now + dt.timedelta(seconds=1))
+        for v in versions:
+            entry_register(tournament=t, bot=v.bot, user=alice)
+        wait_for(lambda: competitions_tick() and Tournament.objects.get(pk=t.pk).state ==
+                 TournamentState.RUNNING, 30, "the start")
+        bad = versions[3]
+        bot_disable(bot=Bot.objects.get(pk=bad.bot_id), reason="misbehaves")
+
+        def over() -> bool:
+            competitions_tick()
+            return Tournament.objects.get(pk=t.pk).state == TournamentState.FINISHED
+
+        wait_for(over, 120, "the tournament to finish", worker.text)
+    entry = t.entries.get(bot_id=bad.bot_id)
+    unplayed = SeriesGame.objects.filter(series__tournament=t, match=None)
+    assert unplayed.exists(), "every game was released before the bot was disabled"
+    assert all(entry.pk in (g.first_id, g.second_id) for g in unplayed)
+    row = next(r for r in tournament_table(t) if r.entry.pk == entry.pk)
+    assert row.losses >= unplayed.count()
