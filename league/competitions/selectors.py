@@ -74,6 +74,8 @@ class GameView:
     second: Entry | None
     result: str
     """``1-0``, ``0-1``, ``½-½``, a score, or where it stands."""
+    challenger_seat: int | None = None
+    """A challenge's game: the seat its challenger sits in (``None`` in a tournament)."""
 
 
 @dataclass
@@ -122,8 +124,10 @@ def tournament_list() -> dict[str, QuerySet[Tournament]]:
 
 
 def _entries(t: Tournament) -> dict[int, Entry]:
+    # a version's archive and log are never needed here, and an archive is up to 10 MiB
     return {e.pk: e for e in Entry.objects.filter(tournament=t).select_related(
-        "bot__owner", "version").order_by("seed", "registered_at")}
+        "bot__owner", "version").defer("version__archive", "version__log")
+        .order_by("seed", "registered_at")}
 
 
 def tournament_table(t: Tournament, state: State | None = None,
@@ -249,7 +253,8 @@ def challenge_page(c: Challenge) -> ChallengePage:
             text, losses = "lost", losses + 1
         views.append(GameView(index=g.index, match_id=g.match_id,
                               status=g.match.status if g.match else "waiting",
-                              first=None, second=None, result=text))
+                              first=None, second=None, result=text,
+                              challenger_seat=g.challenger_seat))
     return ChallengePage(challenge=c, games=views, wins=wins, losses=losses, draws=draws)
 
 
