@@ -151,7 +151,10 @@ def tournament_page(t: Tournament) -> TournamentPage:
     return TournamentPage(
         tournament=t, entries=[e for e in entries.values() if not e.withdrawn],
         table=tournament_table(t, state, entries), rounds=_rounds(state, entries),
-        bracket=_bracket(state, entries) if fmt in formats.tournament.ELIMINATION else None,
+        # a bracket is drawn from the seeds, which exist once the tournament has started
+        # with two entries or more (before that, or cancelled for too few, there is none)
+        bracket=(_bracket(state, entries) if fmt in formats.tournament.ELIMINATION
+                 and len(state.entries) >= 2 else None),
         rules=RULES[fmt], series_rule=SERIES_RULE)
 
 
