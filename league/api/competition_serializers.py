@@ -8,6 +8,7 @@ the match endpoints say the rest (filtering logs per reader)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -189,7 +190,7 @@ class TournamentDetailSerializer(TournamentSerializer):
     rounds_paired = serializers.SerializerMethodField(
         help_text="the rounds paired so far, each with its series (``rounds`` is how many "
                   "a Swiss or scored tournament plays)")
-    bracket = serializers.SerializerMethodField(help_text="elimination formats only")
+    bracket = serializers.SerializerMethodField(help_text="elimination formats, once started")
     rules = serializers.SerializerMethodField(help_text="the format's rules in plain words")
     series_rule = serializers.SerializerMethodField()
 
@@ -228,6 +229,15 @@ class TournamentDetailSerializer(TournamentSerializer):
 
 # -- tournaments: writes ---------------------------------------------------------------------
 
+def _finite(value: Any, field: str) -> None:
+    """JSON may spell 1e400, which Python reads as infinity and PostgreSQL cannot store."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise serializers.ValidationError(f"{field} holds a number too large to store")
+    for inner in (value.values() if isinstance(value, dict) else
+                  value if isinstance(value, list) else ()):
+        _finite(inner, field)
+
+
 class TournamentCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=80)
     game = serializers.ChoiceField(choices=GAME_CHOICES, error_messages={
@@ -261,6 +271,14 @@ class TournamentCreateSerializer(serializers.Serializer):
     official = serializers.BooleanField(default=False, help_text="staff only")
     description = serializers.CharField(max_length=4000, required=False, allow_blank=True,
                                         default="")
+
+    def validate_options(self, value: dict[str, Any]) -> dict[str, Any]:
+        _finite(value, "an option")
+        return value
+
+    def validate_limits(self, value: dict[str, Any]) -> dict[str, Any]:
+        _finite(value, "a limit")
+        return value
 
 
 class EntryCreateSerializer(serializers.Serializer):

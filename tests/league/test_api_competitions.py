@@ -8,6 +8,7 @@ path in any of it. (Real workers: test_api_competitions_live.py.)"""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import Any
 
 import pytest
@@ -148,6 +149,37 @@ def test_a_tournament_that_cannot_be_made_says_why(world: World, who: str,
     assert response.status_code == status, response.content
     assert words in response.json()["detail"]
     assert not Tournament.objects.exists()
+
+
+@pytest.mark.parametrize("fmt", [f.value for f in Format])
+def test_a_new_tournament_of_each_format_reads_before_anyone_enters(
+        world: World, openapi: schemathesis.BaseSchema, fmt: str) -> None:
+    game = "g2048" if fmt == "scored" else "stones"
+    t = make_tournament(world.sam, fmt, game=game)
+    response = world.client("anonymous").get(f"/api/tournaments/{t.pk}/")
+    conforms(openapi, "GET", "/api/tournaments/{tournament_id}/", response)
+    page = response.json()
+    assert (page["format"], page["entries"], page["table"], page["rounds_paired"]) == (
+        fmt, [], [], [])
+    assert page["rules"] == RULES[Format(fmt)]
+    assert page["bracket"] is None  # drawn from the seeds, given at the start
+    # cancelled at the start for too few entries: still no bracket, and the reason
+    enter(t, bot_field([world.alice], 1, game=game, prefix="lonely"))
+    start_now(t)
+    page = world.client("anonymous").get(f"/api/tournaments/{t.pk}/").json()
+    assert page["state"] == "cancelled" and page["bracket"] is None
+    assert page["note"] == "too few entries at the start (1): a tournament needs two"
+
+
+@pytest.mark.parametrize(("who", "field", "value"), [("staff", "limits", '{"memory": 1e400}'),
+                                                     ("owner", "options", '{"size": [1e400]}')])
+def test_a_number_json_spells_but_nobody_can_store_is_refused(world: World, who: str,
+                                                              field: str, value: str) -> None:
+    body = json.dumps(new_tournament(**{field: "VALUE"})).replace('"VALUE"', value)
+    response = world.client(who).post("/api/tournaments/", body,
+                                      content_type="application/json")
+    assert response.status_code == 400, response.content
+    assert "holds a number too large to store" in response.json()["detail"]
 
 
 def test_staff_make_official_tournaments_with_their_own_limits(world: World) -> None:
@@ -390,7 +422,7 @@ def test_a_scored_tournament_reads_back_with_means_and_intervals(
     assert all(g["second"] is None for s in series for g in s["games"])
 
 
-def test_a_tournament_reads_in_a_fixed_number_of_queries(
+def test_tournaments_and_challenges_read_in_a_fixed_number_of_queries(
         world: World, django_assert_max_num_queries: Any) -> None:
     small = make_tournament(world.alice, "double_elimination", field_limit=4)
     enter(small, bot_field([world.alice], 4, prefix="small"))
@@ -405,6 +437,16 @@ def test_a_tournament_reads_in_a_fixed_number_of_queries(
         assert client.get(f"/api/tournaments/{big.pk}/").status_code == 200
     with django_assert_max_num_queries(6):
         assert client.get("/api/tournaments/").status_code == 200
+
+    for _ in range(15):
+        made = challenge(world, opponent=world.bobs_bot.pk, games=2).json()
+    from league.competitions.progress import release
+
+    release()
+    with django_assert_max_num_queries(6):
+        assert len(client.get("/api/challenges/").json()["results"]) == 15
+    with django_assert_max_num_queries(6):
+        assert len(client.get(f"/api/challenges/{made['id']}/").json()["results"]) == 2
 
 
 # -- challenges ------------------------------------------------------------------------------
