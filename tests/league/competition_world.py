@@ -59,9 +59,12 @@ def outcome(key: str, index: int) -> int | None:
 
 
 def play_released(t: Tournament) -> int:
-    """Finish every game the tournament owes now with a match of its own; how many."""
+    """Finish every game the tournament owes now with a match of its own; how many. As
+    ``progress.release`` does, a game of a bot disabled by staff gets none."""
     played = 0
-    for g in (SeriesGame.objects.filter(series__tournament=t, match=None)
+    for g in (SeriesGame.objects.filter(series__tournament=t, match=None,
+                                        first__bot__disabled=False)
+              .exclude(second__bot__disabled=True)
               .select_related("series", "first", "second")):
         now = timezone.now()
         match = Match.objects.create(ladder=t.ladder, kind=MatchKind.TOURNAMENT, seed=g.index,

@@ -401,6 +401,36 @@ def test_a_tournament_played_to_its_end_reads_back_as_its_matches_say(
         assert page["bracket"] is None
 
 
+def test_games_a_disabled_bot_never_played_read_as_lost_not_waiting(world: World) -> None:
+    t = make_tournament(world.alice, "round_robin", games_per_series=1, field_limit=4)
+    versions = bot_field([world.alice, world.bob], 4)
+    enter(t, versions)
+    start_now(t)
+    from league.ladders.services import bot_disable
+
+    bot_disable(bot=versions[3].bot, reason="misbehaves")
+    t = play_to_the_end(t)
+    page = world.client("anonymous").get(f"/api/tournaments/{t.pk}/").json()
+    gone = next(e["id"] for e in page["entries"] if e["bot_id"] == versions[3].bot_id)
+    for s in (s for r in page["rounds_paired"] for s in r["series"]
+              if gone in (s["first"]["id"], (s["second"] or {}).get("id"))):
+        (game,) = s["games"]
+        assert (game["status"], game["match"]) == ("not played", None)
+        assert game["result"] == ("0-1" if game["first"] == gone else "1-0")
+        assert s["done"] and s["winner"] != gone
+    row = next(r for r in page["table"] if r["entry"]["id"] == gone)
+    assert (row["losses"], row["points"]) == (3, 0)
+
+    made = challenge(world, opponent=versions[1].bot_id, games=2).json()
+    bot_disable(bot=versions[1].bot, reason="misbehaves")
+    from league.competitions.progress import challenge_advance
+
+    challenge_advance(challenge_id=made["id"])
+    done = world.client("anonymous").get(f"/api/challenges/{made['id']}/").json()
+    assert done["state"] == "finished"
+    assert [(g["status"], g["result"]) for g in done["results"]] == [("not played",) * 2] * 2
+
+
 def test_a_scored_tournament_reads_back_with_means_and_intervals(
         world: World, openapi: schemathesis.BaseSchema) -> None:
     t = make_tournament(world.alice, "scored", game="g2048", games_per_series=3,
