@@ -298,7 +298,8 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "botleague API",
-    "DESCRIPTION": "Games, ladders, rankings, bots, versions, matches and replays. "
+    "DESCRIPTION": "Games, ladders, rankings, bots, versions, matches and replays; "
+                   "tournaments and challenges. "
                    "Send `Authorization: Bearer <token>` to upload and to see your own "
                    "private bots and logs.",
     "VERSION": "1",
@@ -316,5 +317,7 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "league.ladders.models.MatchStatus",
         "MatchKindEnum": "league.ladders.models.MatchKind",
         "LadderKindEnum": "league.ladders.models.LadderKind",
+        "TournamentStateEnum": "league.competitions.models.TournamentState",
+        "ChallengeStateEnum": "league.competitions.models.ChallengeState",
     },
 }
