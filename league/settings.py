@@ -229,6 +229,12 @@ containers of the host's engine; docs/deploy.md), as bubblewrap cannot run in it
 LEAGUE_WORKER_BEAT_SECONDS = env_float("LEAGUE_WORKER_BEAT_SECONDS", 10.0, minimum=0.5)
 """How often a worker says it is alive (the status page's "workers alive")."""
 
+LEAGUE_KEEP_BUSY = env_bool("LEAGUE_KEEP_BUSY", True)
+"""Refill a ladder's queue as soon as one of its matches has been written, not only on the
+beat, so a ladder with pairings to play never leaves a worker slot idle."""
+LEAGUE_MATCHES_PER_MINUTE = env_int("LEAGUE_MATCHES_PER_MINUTE", 0, minimum=0)
+"""At most this many ladder matches made a minute, the league over (0: as many as the
+workers play; matchmaking refills a ladder whenever one of its matches ends)."""
 LEAGUE_TOURNAMENT_MAX_FIELD = env_int("LEAGUE_TOURNAMENT_MAX_FIELD", 64, minimum=2)
 """Entries a tournament made by a player may take (staff: ``..._STAFF``)."""
 LEAGUE_TOURNAMENT_MAX_FIELD_STAFF = env_int("LEAGUE_TOURNAMENT_MAX_FIELD_STAFF", 1024,

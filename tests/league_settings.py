@@ -19,6 +19,8 @@ os.environ.setdefault("LEAGUE_UPLOADS_PER_USER", "100000/hour")
 os.environ.setdefault("LEAGUE_MAX_VALIDATING", "1000")
 os.environ.setdefault("LEAGUE_SIGNUPS_PER_ADDRESS", "100000/hour")
 os.environ.setdefault("LEAGUE_TOKENS_PER_USER", "100000/hour")
+# Tests count the matches they make: no ladder refills itself unless a test asks for it.
+os.environ.setdefault("LEAGUE_KEEP_BUSY", "false")
 
 from league.settings import *  # noqa: F403
 

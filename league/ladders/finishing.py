@@ -30,7 +30,7 @@ from league.ladders.models import (
     Replay,
     Standing,
 )
-from league.ladders.ratings import Skill, rate_match
+from league.ladders.ratings import Skill, decayed, rate_match
 from league.ladders.services import standing_place
 from league.redaction import public_text
 from replay import MatchRecord
@@ -186,6 +186,9 @@ def _apply_ratings(seats: list[Fields], standings: list[Standing], winner: int |
         seat.update(mu_before=old.mu, sigma_before=old.sigma,
                     mu_after=new.mu, sigma_after=new.sigma)
         standing.mu, standing.sigma = new.mu, new.sigma
+        now = timezone.now()
+        standing.recent = decayed(standing.recent, standing.recent_at, now) + 1.0
+        standing.recent_at = now
         standing.games += 1
         if seat["outcome"] == Outcome.WIN:
             standing.wins += 1
@@ -193,7 +196,8 @@ def _apply_ratings(seats: list[Fields], standings: list[Standing], winner: int |
             standing.losses += 1
         else:
             standing.draws += 1
-        standing.save(update_fields=["mu", "sigma", "games", "wins", "losses", "draws"])
+        standing.save(update_fields=["mu", "sigma", "games", "wins", "losses", "draws",
+                                     "recent", "recent_at"])
 
 
 def _add_score(standing: Standing, score: float) -> None:

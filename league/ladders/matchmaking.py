@@ -1,5 +1,7 @@
-"""Keeping every ladder busy: on each beat, top each ladder's open matches (queued + running)
-up to its share of the workers' capacity, choosing who plays through ``pairing``."""
+"""Keeping every ladder busy: top each ladder's open matches (queued + running) up to its share
+of the workers' capacity, choosing who plays through ``pairing``: on each beat, and as soon as
+one of its matches has been written (``ladder_refill``, from the worker's writing thread), so
+a ladder with pairings to play never leaves a worker slot waiting for the next beat."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, F, Q
+from django.db.models import F
 from django.utils import timezone
 
 from league.bots.models import BotVersion, VersionStatus
@@ -25,10 +27,9 @@ from league.ladders.models import (
     Standing,
 )
 from league.ladders.pairing import Entry, choose_pairings, choose_seed_runs, pair_key
-from league.ladders.ratings import Skill
+from league.ladders.ratings import Skill, decayed
 from league.ladders.services import match_create, new_seed
 
-RECENT = timedelta(hours=6)
 MET_WINDOW = 200
 """How many of a ladder's latest matches count as recent meetings."""
 
@@ -48,12 +49,26 @@ def matchmaking_tick(*, rng: random.Random | None = None) -> dict[str, int]:
             for ladder in ladders}
 
 
+def ladder_refill(*, ladder_id: int, rng: random.Random | None = None) -> int:
+    """One of the ladder's matches has ended: top its queue up again now."""
+    ladder = Ladder.objects.filter(pk=ladder_id, active=True).first()
+    if ladder is None:
+        return 0
+    return ladder_fill(ladder=ladder, rng=rng or random.Random(),
+                       target=ladder_target(ladder, Ladder.objects.filter(active=True).count()))
+
+
 def ladder_fill(*, ladder: Ladder, target: int, rng: random.Random) -> int:
     with transaction.atomic():
         Ladder.objects.select_for_update().filter(pk=ladder.pk).first()  # one filler at once
         # competitions hold a share of their own (competitions.progress.capacity)
         room = target - (Match.objects.filter(ladder=ladder, status__in=OPEN)
                          .exclude(kind__in=COMPETITION_KINDS).count())
+        cap = settings.LEAGUE_MATCHES_PER_MINUTE
+        if cap and room > 0:  # a laptop's demo may ask for less than all its cores
+            made = Match.objects.filter(created_at__gte=timezone.now() - timedelta(minutes=1),
+                                        kind=MatchKind.LADDER).count()
+            room = min(room, cap - made)
         if room <= 0:
             return 0
         if ladder.kind == LadderKind.RATED:
@@ -68,24 +83,33 @@ def playing_versions(ladder: Ladder) -> list[BotVersion]:
         status=VersionStatus.ACTIVE, bot__active_version=F("pk")))
 
 
+def _open_participations(ladder: Ladder, kinds: list[str]) -> Counter[int]:
+    """Each version's queued and running matches on the ladder (a few per worker slot)."""
+    return Counter(Participant.objects.filter(
+        match__ladder=ladder, match__kind__in=kinds, match__status__in=OPEN)
+        .values_list("version_id", flat=True))
+
+
 def _fill_rated(ladder: Ladder, pairings: int, rng: random.Random) -> int:
+    """Costs the same however long the ladder has played: what a version has done is in its
+    standing (finished games, a decaying count of recent ones, kept by the finishing
+    transaction), what it is doing in the few open matches."""
     versions = {v.pk: v for v in playing_versions(ladder)}
     if len(versions) < 2:
         return 0
     standings = {s.version_id: s for s in Standing.objects.filter(ladder=ladder,
                                                                   version_id__in=versions)}
-    counted = Q(match__ladder=ladder, match__kind=MatchKind.LADDER) & ~Q(
-        match__status__in=[MatchStatus.CANCELLED, MatchStatus.FAILED])
-    recent = Q(match__status__in=OPEN) | Q(match__finished_at__gte=timezone.now()
-                                                     - RECENT)
-    rows = (Participant.objects.filter(counted, version_id__in=versions)
-            .values("version_id").annotate(total=Count("id"), recent=Count("id", filter=recent)))
-    counts = {r["version_id"]: r for r in rows}
-    entries = [Entry(key=pk, skill=Skill(standings[pk].mu, standings[pk].sigma)
-                     if pk in standings else Skill(),
-                     recent=counts.get(pk, {}).get("recent", 0),
-                     placed=counts.get(pk, {}).get("total", 0) // 2)
-               for pk in versions]
+    playing = _open_participations(ladder, [MatchKind.LADDER])
+    now = timezone.now()
+    entries = []
+    for pk in versions:
+        s = standings.get(pk)
+        done = s.games if s else 0
+        entries.append(Entry(
+            key=pk, skill=Skill(s.mu, s.sigma) if s else Skill(),
+            recent=round(decayed(s.recent, s.recent_at, now)) + playing[pk] if s
+            else playing[pk],
+            placed=(done + playing[pk]) // 2))
     met = _recent_meetings(ladder)
     created = 0
     for a, b in choose_pairings(entries, pairings, rng, met):
@@ -109,10 +133,18 @@ def _recent_meetings(ladder: Ladder) -> Counter:
 
 
 def _fill_scored(ladder: Ladder, room: int) -> int:
+    """A version that has played or is playing every seed (its standing's games and its
+    open runs say so) costs nothing; only those owing seeds have theirs looked up."""
     versions = {v.pk: v for v in playing_versions(ladder)}
-    played: dict[int, set[int]] = {pk: set() for pk in versions}
+    games = dict(Standing.objects.filter(ladder=ladder, version_id__in=versions)
+                 .values_list("version_id", "games"))
+    playing = _open_participations(ladder, [MatchKind.LADDER, MatchKind.VALIDATION])
+    owing = [pk for pk in versions if games.get(pk, 0) + playing[pk] < len(ladder.seeds)]
+    if not owing:
+        return 0
+    played: dict[int, set[int]] = {pk: set() for pk in owing}
     for version_id, seed in Participant.objects.filter(
-            version_id__in=versions, match__ladder=ladder,
+            version_id__in=owing, match__ladder=ladder,
             match__kind__in=[MatchKind.LADDER, MatchKind.VALIDATION],
             match__status__in=[*OPEN, MatchStatus.FINISHED]).values_list(
             "version_id", "match__seed"):

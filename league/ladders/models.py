@@ -93,6 +93,9 @@ class Match(models.Model):
     class Meta:
         verbose_name_plural = "matches"
         indexes = [models.Index(fields=["ladder", "status"]),
+                   # matchmaking's latest meetings of a ladder, and the rate cap
+                   models.Index(fields=["ladder", "kind", "-id"], name="match_ladder_kind_id"),
+                   models.Index(fields=["created_at"], name="match_created"),
                    models.Index(fields=["status", "heartbeat_at"]),
                    models.Index(fields=["-finished_at"]),
                    # a ladder page's latest matches, however seldom that ladder plays
@@ -171,6 +174,11 @@ class Standing(models.Model):
     draws = models.PositiveIntegerField(default=0)
     score_sum = models.FloatField(default=0.0)
     score_sq_sum = models.FloatField(default=0.0)
+    recent = models.FloatField(default=0.0)
+    """Ladder matches finished lately, each counting less as it ages (half after
+    ``ratings.RECENT_HALF_LIFE``), as of ``recent_at``: matchmaking's sense of how busy a
+    version has been, kept up by the finishing transaction instead of recounted per tick."""
+    recent_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

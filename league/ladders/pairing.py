@@ -64,13 +64,15 @@ def choose_pairings(entries: Sequence[Entry], count: int, rng: random.Random,
     if len(entries) < 2:
         return []
     met = met if met is not None else Counter()
+    # The board once: skills do not change while a tick pairs (O(n log n), not per pairing).
+    board = sorted(entries, key=lambda e: e.skill.ordinal, reverse=True)
+    rank = {id(e): i for i, e in enumerate(board)}
     pairings = []
     for _ in range(count):
-        board = sorted(entries, key=lambda e: e.skill.ordinal, reverse=True)
         newcomers = [e for e in entries if e.placed < PLACEMENT_PAIRINGS]
         if newcomers:
             player = min(newcomers, key=lambda e: (e.placed, rng.random()))
-            opponent = _placement_opponent(player, board, met, rng)
+            opponent = _placement_opponent(player, board, rank[id(player)], met, rng)
         else:
             player, opponent = _uncertain_pair(entries, board, met, rng)
         for e in (player, opponent):
@@ -81,13 +83,41 @@ def choose_pairings(entries: Sequence[Entry], count: int, rng: random.Random,
     return pairings
 
 
-def _placement_opponent(player: Entry, board: list[Entry], met: Counter, rng: random.Random
-                        ) -> Entry:
-    """The k-th placement opponent sits at the k-th of evenly spread points of the board."""
-    others = [e for e in board if e is not player]
-    target = (player.placed + rng.random()) / PLACEMENT_PAIRINGS * len(others)
-    return min(others, key=lambda e: (abs(others.index(e) + 0.5 - target)
-                                      + 2 * met[pair_key(player.key, e.key)]))
+def _placement_opponent(player: Entry, board: list[Entry], at: int, met: Counter,
+                        rng: random.Random) -> Entry:
+    """The k-th placement opponent sits at the k-th of evenly spread points of the board:
+    the nearest to that point, a recent meeting counting as two places further. Searched
+    outward from the point, so a pairing costs the few places it looks at, not the board."""
+    size = len(board) - 1  # the others: the board without the player, who sits at ``at``
+    target = (player.placed + rng.random()) / PLACEMENT_PAIRINGS * size
+
+    def other(j: int) -> Entry:
+        return board[j if j < at else j + 1]
+
+    def cost(j: int) -> float:
+        return abs(j + 0.5 - target) + 2 * met[pair_key(player.key, other(j).key)]
+
+    start = min(max(int(target), 0), size - 1)
+    best, best_j = cost(start), start
+    left, right = start - 1, start + 1
+    while left >= 0 or right < size:
+        # a place whose distance alone exceeds the best cost cannot beat it; ties go to the
+        # better-ranked place, as a scan of the whole board would have it
+        near_left = target - (left + 0.5) if left >= 0 else math.inf
+        near_right = (right + 0.5) - target if right < size else math.inf
+        if min(near_left, near_right) > best:
+            break
+        if near_left <= near_right:
+            c = cost(left)
+            if c < best or (c == best and left < best_j):
+                best, best_j = c, left
+            left -= 1
+        else:
+            c = cost(right)
+            if c < best:
+                best, best_j = c, right
+            right += 1
+    return other(best_j)
 
 
 def misorder_chance(a: Skill, b: Skill) -> float:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from openskill.models import ThurstoneMostellerFull
@@ -53,6 +54,17 @@ class Skill:
     def ordinal(self) -> float:
         """What boards rank by: mu - 3 sigma, the skill we are 99.7 % sure of."""
         return self.mu - 3 * self.sigma
+
+
+RECENT_HALF_LIFE = 3 * 3600.0
+"""Seconds after which a finished match counts half in a version's ``Standing.recent``."""
+
+
+def decayed(value: float, since: datetime | None, now: datetime) -> float:
+    """``value`` counted at ``since``, as it counts at ``now``."""
+    if since is None or value == 0.0:
+        return 0.0
+    return value * 0.5 ** (max(0.0, (now - since).total_seconds()) / RECENT_HALF_LIFE)
 
 
 def rate_match(first: Skill, second: Skill, winner: int | None, model: Any = MODEL

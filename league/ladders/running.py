@@ -24,6 +24,7 @@ from league.ladders.claiming import Claim, Seat, match_claim
 from league.ladders.finishing import match_finish
 from league.ladders.lifecycle import FAILED, QUEUED, RUNNING, match_move, ring_competition
 from league.ladders.live import LivePublisher
+from league.ladders.matchmaking import ladder_refill
 from league.ladders.models import LiveMove, Match, MatchKind
 from league.ladders.periodic import Every
 from league.ladders.versions_cache import cached_folder
@@ -87,10 +88,10 @@ def match_run(*, match_id: int, worker: str | None = None,
         if isinstance(error, BotBuildError) or match.kind == MatchKind.VALIDATION:
             return _finish_or_lost(claim, match_finish(match=match, record=None, error=error))
         return _ended(match.kind, _infrastructure_failure(claim, f"bot package: {error}"),
-                      match_id)
+                      match_id, match.ladder_id)
     except (SandboxError, OSError) as error:
         return _ended(match.kind, _infrastructure_failure(
-            claim, f"{type(error).__name__}: {error}"), match_id)
+            claim, f"{type(error).__name__}: {error}"), match_id, match.ladder_id)
     played = time.perf_counter()
 
     # an earlier attempt may have published moves, this one only if its publisher wrote
@@ -104,7 +105,7 @@ def match_run(*, match_id: int, worker: str | None = None,
                  match_id, claim.attempt, total, record.duration * 1000,
                  (time.perf_counter() - played) * 1000,
                  extra=match_fields(match_id, claim.attempt, ms=round(total)))
-        return _ended(match.kind, outcome, match_id)
+        return _ended(match.kind, outcome, match_id, match.ladder_id)
 
     if background_write:
         WRITER.submit(write)
@@ -112,9 +113,16 @@ def match_run(*, match_id: int, worker: str | None = None,
     return write()
 
 
-def _ended(kind: str, outcome: RunOutcome, match_id: int) -> RunOutcome:
-    """A competition's match that ended (its result committed) rings its competition."""
+def _ended(kind: str, outcome: RunOutcome, match_id: int, ladder_id: int) -> RunOutcome:
+    """A match's result is committed: its ladder's queue is topped up at once (no slot waits
+    for the next beat), or its competition moves on."""
     if outcome in (RunOutcome.FINISHED, RunOutcome.FAILED):
+        if kind in (MatchKind.LADDER, MatchKind.VALIDATION) and settings.LEAGUE_KEEP_BUSY:
+            try:
+                ladder_refill(ladder_id=ladder_id)
+            except Exception:  # the beat's tick fills it a moment later
+                log.exception("match %s: its ladder could not be refilled", match_id,
+                              extra=match_fields(match_id))
         ring_competition(match_id=match_id, kind=kind)
     return outcome
 

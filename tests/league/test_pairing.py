@@ -7,14 +7,18 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from league.ladders.pairing import (
     PLACEMENT_PAIRINGS,
     Entry,
+    _placement_opponent,
     choose_pairings,
     choose_seed_runs,
     kendall_tau,
     misorder_chance,
+    pair_key,
     worth_a_game,
 )
 from league.ladders.ratings import Skill
@@ -89,3 +93,44 @@ def test_kendall_tau() -> None:
     assert kendall_tau([1, 2, 3, 4], [1, 2, 3, 4]) == 1.0
     assert kendall_tau([4, 3, 2, 1], [1, 2, 3, 4]) == -1.0
     assert kendall_tau([2, 1, 3, 4], [1, 2, 3, 4]) == pytest.approx(4 / 6)  # 1 of 6 pairs swapped
+
+
+def _placement_by_scan(player: Entry, board: list[Entry], met: Counter,
+                       rng: random.Random) -> Entry:
+    """The placement rule as a scan of the whole board: the reference the search must match."""
+    others = [e for e in board if e is not player]
+    target = (player.placed + rng.random()) / PLACEMENT_PAIRINGS * len(others)
+    return min(others, key=lambda e: abs(others.index(e) + 0.5 - target)
+               + 2 * met[pair_key(player.key, e.key)])
+
+
+@given(st.integers(2, 60), st.integers(0, 2**32), st.integers(0, 3))
+@settings(max_examples=400, deadline=None)
+def test_the_placement_search_picks_what_a_scan_of_the_board_picks(
+        size: int, seed: int, placed: int) -> None:
+    rng = random.Random(seed)
+    entries = [Entry(key=i, skill=Skill(rng.uniform(10, 40), rng.uniform(1, 8)),
+                     placed=rng.randint(0, 3)) for i in range(size)]
+    board = sorted(entries, key=lambda e: e.skill.ordinal, reverse=True)
+    met = Counter({pair_key(rng.randrange(size), rng.randrange(size)): rng.randint(0, 3)
+                   for _ in range(rng.randint(0, size))})
+    player = rng.choice(entries)
+    player.placed = placed
+    draw = rng.randrange(2**32)
+    assert _placement_opponent(player, board, board.index(player), met,
+                               random.Random(draw)) is \
+        _placement_by_scan(player, board, met, random.Random(draw))
+
+
+def test_placing_a_newcomer_on_a_board_of_100000_takes_under_100_ms() -> None:
+    import time
+
+    rng = random.Random(1)
+    board = [Entry(key=i, skill=Skill(rng.uniform(0, 50), rng.uniform(1, 8)), placed=9)
+             for i in range(100_000)]
+    board.append(Entry(key="new", skill=Skill(), placed=0))
+    start = time.perf_counter()
+    pairings = choose_pairings(board, 4, rng)
+    took = time.perf_counter() - start
+    assert all("new" in pair for pair in pairings)
+    assert took < 0.1 * 4, f"{took * 1000:.0f} ms for 4 placements"
