@@ -147,7 +147,8 @@ def tournament_page(t: Tournament) -> TournamentPage:
     return TournamentPage(
         tournament=t, entries=[e for e in entries.values() if not e.withdrawn],
         table=tournament_table(t, state, entries), rounds=_rounds(state, entries),
-        bracket=_bracket(state, entries) if fmt in formats.tournament.ELIMINATION else None,
+        bracket=(_bracket(state, entries)
+                 if fmt in formats.tournament.ELIMINATION and state.entries else None),
         rules=RULES[fmt], series_rule=SERIES_RULE)
 
 
@@ -169,8 +170,11 @@ def _rounds(state: State, entries: dict[int, Entry]) -> list[tuple[int, list[Ser
             view = SeriesView(key=p.key, round=r.number, kind=p.kind.value,
                               first=entries[p.first],
                               second=entries[p.second] if p.second else None)
-            for g in state.games.get(p.key, []):
-                result = game_result(g.match, g.first_id, g.second_id)
+            counted = state.results.get(p.key, [])
+            for i, g in enumerate(state.games.get(p.key, [])):
+                # what the series counted (a game given up counts without a match's result)
+                result = counted[i] if i < len(counted) else game_result(
+                    g.match, g.first_id, g.second_id)
                 view.games.append(GameView(
                     index=g.index, match_id=g.match_id,
                     status=g.match.status if g.match else "waiting", first=entries[g.first_id],
@@ -212,7 +216,7 @@ def _bracket(state: State, entries: dict[int, Entry]) -> BracketView:
                 sides.append({"label": f"{side.source.value} of {side.node}" if side.node
                               else f"seed {side.place}"})
         columns.setdefault(section, {}).setdefault(s.round, []).append(
-            {"key": s.node.key, "sides": sides, "played": s.played,
+            {"key": s.node.key, "round": s.round, "sides": sides, "played": s.played,
              "decided": s.decided, "reset": s.node.reset})
     order = [k for k in "WLPG" if k in columns]
     return BracketView([(SECTION_TITLES[k], [columns[k][r] for r in sorted(columns[k])])
