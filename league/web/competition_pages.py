@@ -138,7 +138,9 @@ class BracketNode:
     sides: list[dict[str, Any]]
     series: SeriesLine | None
     void: bool
-    """Nobody plays here (both sides empty), or a bracket reset that was not needed."""
+    """Nobody plays here: both sides are empty."""
+    unneeded: bool
+    """A bracket reset the grand final made unnecessary."""
     bye: bool
     reset: bool
     decided: bool
@@ -194,13 +196,17 @@ class TournamentView:
         return self.planned is not None and self.current_round > self.planned
 
 
-def _game_label(g: GameView) -> str:
+def _game_label(g: GameView, left: Entry) -> str:
+    """A game as its series' line shows it: the result with the series' left side first
+    (seats alternate, so a game's own 1-0 names whoever sat first), or where it stands."""
     if g.match_id is None:
         return "waiting"
     if g.status == "running":
         return "live"
     if g.status == "queued":
         return "queued"
+    if g.result in ("1-0", "0-1") and g.first is not None and g.first.pk != left.pk:
+        return "0-1" if g.result == "1-0" else "1-0"
     return g.result
 
 
@@ -218,7 +224,7 @@ def series_line(view: SeriesView) -> SeriesLine:
         elif g.result == "½-½":
             first += 0.5
             second += 0.5
-        lines.append(GameLine(g, _game_label(g), g.status == "running"))
+        lines.append(GameLine(g, _game_label(g, view.first), g.status == "running"))
     if view.kind == formats.PairingKind.BYE:
         return SeriesLine(view, None, None, lines, False)
     if view.kind == formats.PairingKind.SOLO:
@@ -258,10 +264,11 @@ def _bracket(page: TournamentPage, lines: dict[str, SeriesLine],
             for n in nodes:
                 sides = n["sides"]
                 empty = [("label" in s and s["label"] == "bye") for s in sides]
-                void = all(empty) or bool(n["reset"] and n["decided"] and not n["played"])
+                unneeded = bool(n["reset"] and n["decided"] and not n["played"])
                 drawn.append(BracketNode(
                     key=str(n["key"]), sides=list(sides), series=lines.get(str(n["key"])),
-                    void=void, bye=any(empty) and not all(empty), reset=bool(n["reset"]),
+                    void=all(empty) and not unneeded, unneeded=unneeded,
+                    bye=any(empty) and not all(empty), reset=bool(n["reset"]),
                     decided=bool(n["decided"])))
             shown = [n for n in drawn if not n.void]
             number = min((int(n["round"]) for n, d in zip(nodes, drawn, strict=True)
@@ -295,9 +302,9 @@ def _columns(table: list[TableRow], fmt: formats.Format, done: bool) -> set[str]
     """The standings' columns this format fills."""
     if fmt == formats.Format.SCORED:
         return {"mean", "played"}
-    shown = {"points", "record", "game_points", "played"}
+    shown = {"points", "record", "played"}
     if fmt not in ELIMINATION:
-        shown.add("draws")
+        shown |= {"draws", "game_points"}
     if any(row.byes for row in table):
         shown.add("byes")
     if any(row.buchholz is not None for row in table):

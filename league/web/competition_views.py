@@ -5,6 +5,7 @@ a built-in player on the ladder's (``views``)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.contrib import messages
@@ -84,7 +85,10 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                 messages.success(request, f"{t.name} is open for registration.")
                 return redirect("tournament", tournament_id=t.pk)
     else:
-        form = TournamentForm(staff=staff)
+        start = (timezone.now() + timedelta(days=1)).replace(minute=0, second=0,
+                                                             microsecond=0)
+        form = TournamentForm(staff=staff, initial={"registration_closes": start,
+                                                    "starts_at": start})
     return render(request, "web/tournament_new.html", {
         "form": form, "form_data": {"solo": solo_games()}}, status=status)
 
