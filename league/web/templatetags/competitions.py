@@ -3,7 +3,11 @@ entry's side of a series."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django import template
+from django.utils import timezone
+from django.utils.timesince import timeuntil
 
 from league.competitions.models import Entry
 from league.web.competition_pages import SeriesLine, format_name
@@ -36,6 +40,16 @@ def points_for(line: SeriesLine | None, entry: Entry | None) -> str:
 @register.filter
 def is_winner(line: SeriesLine | None, entry: Entry | None) -> bool:
     return bool(line and entry and line.view.winner and line.view.winner.pk == entry.pk)
+
+
+@register.filter
+def until(moment: datetime | None) -> str:
+    """How long until ``moment``, as people say it: "under a minute", "3 hours, 5 minutes"."""
+    if moment is None:
+        return ""
+    if moment - timezone.now() < timedelta(minutes=1):
+        return "under a minute"
+    return timeuntil(moment)
 
 
 @register.filter
