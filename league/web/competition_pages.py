@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.cache import cache
 from django.db.models import Count, Max, Q, QuerySet
+from django.urls import reverse
 from django.utils import timezone
 
 import games
@@ -28,6 +29,7 @@ from league.competitions.models import (
     Challenge,
     ChallengeGame,
     Entry,
+    SeriesGame,
     Tournament,
     TournamentState,
 )
@@ -42,7 +44,7 @@ from league.competitions.selectors import (
     tournament_page,
     tournament_table,
 )
-from league.ladders.models import Participant
+from league.ladders.models import Match, Participant
 
 AnyUser = AbstractBaseUser | AnonymousUser
 
@@ -272,7 +274,7 @@ def _bracket(page: TournamentPage, lines: dict[str, SeriesLine],
                     decided=bool(n["decided"])))
             shown = [n for n in drawn if not n.void]
             number = min((int(n["round"]) for n, d in zip(nodes, drawn, strict=True)
-                          if not d.void), default=0)
+                          if not d.void and not d.unneeded), default=0)
             out.append(BracketColumn(_column_title(key, i, len(columns), double), number,
                                      drawn, empty=not shown))
         sections.append(BracketSection(key, title, out))
@@ -487,6 +489,26 @@ def challenge_seats(c: Challenge) -> dict[int, int]:
     """Each game's seat of the challenger (its first move alternates)."""
     return dict(ChallengeGame.objects.filter(challenge=c).values_list("index",
                                                                        "challenger_seat"))
+
+
+def competition_of(match: Match) -> dict[str, str] | None:
+    """Where a tournament's or a challenge's game belongs, for its match page to link back."""
+    if match.kind == "tournament":
+        g = (SeriesGame.objects.filter(match_id=match.pk)
+             .select_related("series__tournament").first())
+        if g is None:
+            return None
+        t, s = g.series.tournament, g.series
+        anchor = f"node-{s.key}" if t.format in ELIMINATION else f"series-{s.key}"
+        return {"label": f"{t.name}: round {s.round}, series {s.key}, game {g.index + 1}",
+                "url": f"{reverse('tournament', args=[t.pk])}#{anchor}"}
+    if match.kind == "challenge":
+        row = ChallengeGame.objects.filter(match_id=match.pk).first()
+        if row is None:
+            return None
+        return {"label": f"challenge {row.challenge_id}, game {row.index + 1}",
+                "url": reverse("challenge", args=[row.challenge_id])}
+    return None
 
 
 def soon(t: Tournament, within: timedelta = timedelta(minutes=10)) -> bool:

@@ -50,7 +50,7 @@ FAST_MS = 3000
 SLOW_MS = 30000
 """How often a tournament that starts later asks (its start is not far off, or someone
 changed the field)."""
-TOURNAMENT_PARTS = ["status", "entries", "standings", "bracket", "rounds"]
+TOURNAMENT_PARTS = ["status", "entries", "standings", "bracket", "rounds", "manage"]
 CHALLENGE_PARTS = ["summary", "games"]
 
 

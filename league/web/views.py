@@ -31,7 +31,7 @@ from league.ladders.selectors import Board, ladder_board, match_get, queue_count
 from league.rate_limits import RateLimited
 from league.web import selectors
 from league.web.competition_forms import ChallengeForm, sentence
-from league.web.competition_pages import challenger_bots, solo_games
+from league.web.competition_pages import challenger_bots, competition_of, solo_games
 from league.web.match_lists import match_rows
 from replay.html_export import replay_html
 
@@ -141,7 +141,8 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
         header, no_replay = None, str(error)
     return render(request, "web/match.html", {
         "match": the_match, "players": players, "viewer_header": header,
-        "no_replay": no_replay, "viewer_modules": viewer_modules(header)})
+        "no_replay": no_replay, "viewer_modules": viewer_modules(header),
+        "competition": competition_of(the_match)})
 
 
 def match_html(request: HttpRequest, match_id: int) -> HttpResponse:

@@ -375,6 +375,7 @@ def test_a_double_elimination_bracket_fills_live_and_opens_a_games_replay(
     page.set_viewport_size({"width": 1280, "height": 900})
     page.click("#node-GF .node-games a.game")
     page.wait_for_selector(".viewer-board svg")
+    assert "Live double: round" in page.inner_text("#competition")
     page.wait_for_timeout(300)
     at_both_widths(page, "live-bracket-replay")
     assert problems == [], problems

@@ -289,6 +289,9 @@ def test_a_finished_swiss_shows_its_final_table_and_rounds(client: Client,
     assert html.count('class="round"') == 3
     for g in t.series.get(round=1, position=0).series_games.all():
         assert f'href="/matches/{g.match_id}/"' in html
+    # and a game's match page leads back to its series
+    match_page = text(client.get(f"/matches/{g.match_id}/"))
+    assert f"part of Old Swiss: round 1, series {g.series.key}, game 2" in match_page
 
 
 def test_a_finished_double_elimination_draws_its_bracket(client: Client,
@@ -443,3 +446,5 @@ def test_a_finished_challenge_shows_its_tally_and_games(client: Client, world: d
     for row in c.rows.all():
         assert f'href="/matches/{row.match_id}/"' in html
     assert "replay" in shown
+    assert f"part of challenge {c.pk}, game 1" in text(
+        client.get(f"/matches/{c.rows.get(index=0).match_id}/"))
