@@ -234,6 +234,13 @@ def test_entering_withdrawing_and_cancelling(people: People) -> None:
         "/tournaments/"))
 
 
+def test_a_full_field_says_so_instead_of_offering_the_form(people: People) -> None:
+    t = open_tournament(people.alice, field(people.alice, 2), "swiss", field_limit=2)
+    active(people.bob, "late")
+    shown = client_for("other", people).get(f"/tournaments/{t.pk}/").content.decode()
+    assert 'id="field-full"' in shown and 'id="enter-form"' not in shown
+
+
 def test_a_user_without_a_bot_that_may_enter_is_told_why(people: People) -> None:
     active(people.bob, "retiree")
     Bot.objects.filter(owner=people.bob).update(retired=True)
