@@ -137,6 +137,16 @@ def _parts(request: HttpRequest, prefix: str, names: list[str],
     return out
 
 
+def _changed(parts: dict[str, dict[str, str]], request: HttpRequest
+             ) -> dict[str, dict[str, str]]:
+    """The parts, each part's HTML left out where the page has it already: ``?known=``
+    lists the page's ``name:stamp`` pairs."""
+    known = dict(pair.partition(":")[::2] for pair in request.GET.get("known", "").split(",")
+                 if ":" in pair)
+    return {name: part if known.get(name) != part["stamp"] else {"stamp": part["stamp"]}
+            for name, part in parts.items()}
+
+
 def tournament(request: HttpRequest, tournament_id: int, entry_form: EntryForm | None = None,
                status: int = 200) -> HttpResponse:
     t = _tournament(tournament_id)
@@ -152,17 +162,15 @@ def tournament(request: HttpRequest, tournament_id: int, entry_form: EntryForm |
 
 def tournament_status(request: HttpRequest, tournament_id: int) -> JsonResponse:
     """What the page's script polls: the state, and each live part of the page whose text
-    changed since the stamps it sent (``?known=stamp,stamp``)."""
+    changed since the stamps it sent (``?known=name:stamp,...``)."""
     t = _tournament(tournament_id)
     context = _tournament_context(request, t)
     view = context["view"]
-    known = set(request.GET.get("known", "").split(","))
     parts = _parts(request, "tournament", TOURNAMENT_PARTS, context)
     return JsonResponse({
         "id": t.pk, "state": t.state, "done": view.done, "round": view.current_round,
         "rounds": view.planned, "interval": _interval(view),
-        "parts": {k: v if v["stamp"] not in known else {"stamp": v["stamp"]}
-                  for k, v in parts.items()}})
+        "parts": _changed(parts, request)})
 
 
 @login_required
@@ -249,12 +257,10 @@ def challenge(request: HttpRequest, challenge_id: int) -> HttpResponse:
 def challenge_status(request: HttpRequest, challenge_id: int) -> JsonResponse:
     c = _challenge(request, challenge_id)
     context = _challenge_context(c)
-    known = set(request.GET.get("known", "").split(","))
     parts = _parts(request, "challenge", CHALLENGE_PARTS, context)
     page = context["page"]
     return JsonResponse({
         "id": c.pk, "state": c.state, "done": context["done"],
         "interval": 0 if context["done"] else FAST_MS,
         "wins": page.wins, "losses": page.losses, "draws": page.draws,
-        "parts": {k: v if v["stamp"] not in known else {"stamp": v["stamp"]}
-                  for k, v in parts.items()}})
+        "parts": _changed(parts, request)})

@@ -317,6 +317,7 @@ def test_a_tournament_made_in_the_form_entered_and_followed_live_to_its_end(
     assert any("Registration is closed" in s or "Registration is open" in s for s in states)
     assert any("Round 1 of 2" in s for s in states), states
     assert "Finished" in states[-1] and "Winner" in states[-1], states
+    assert page.locator("#entries").count() == 0  # the entries' card left at the start
     assert len(tables) >= 2 and tables[0] != tables[-1], tables  # the table moved
     assert page.get_attribute("#tournament", "data-done") == "true"
     points = page.eval_on_selector_all("#standings td.points", "tds => tds.map(td => "

@@ -329,7 +329,7 @@ def test_the_status_json_sends_the_parts_that_changed(client: Client, world: dic
     assert first["rounds"] == 5 and first["interval"] == 3000
     stamps = {name: part["stamp"] for name, part in first["parts"].items()}
     assert "Round 1 of 5" in first["parts"]["status"]["html"]
-    known = ",".join(stamps.values())
+    known = ",".join(f"{name}:{stamp}" for name, stamp in stamps.items())
     again = client.get(f"/tournaments/{t.pk}/status.json", {"known": known}).json()
     assert all("html" not in part for part in again["parts"].values())
     play_rounds(t, rounds=1)
@@ -337,6 +337,15 @@ def test_the_status_json_sends_the_parts_that_changed(client: Client, world: dic
     assert moved["round"] == 2
     assert "html" in moved["parts"]["standings"] and "html" in moved["parts"]["rounds"]
     assert "Round 2 of 5" in moved["parts"]["status"]["html"]
+    # at the start the entries' list empties: the same text as the empty standings had, but
+    # parts are compared by name, so the page is told
+    t = world["upcoming"]
+    before = client.get(f"/tournaments/{t.pk}/status.json").json()["parts"]
+    known = ",".join(f"{name}:{part['stamp']}" for name, part in before.items())
+    start(t)
+    after = client.get(f"/tournaments/{t.pk}/status.json", {"known": known}).json()["parts"]
+    assert after["entries"]["html"].strip() == "" and after["entries"]["stamp"] in {
+        part["stamp"] for part in before.values()}
     done = client.get(f"/tournaments/{world['finished'].pk}/status.json").json()
     assert done["done"] and done["interval"] == 0
 

@@ -47,7 +47,8 @@
     timer = null;
     let data;
     try {
-      const known = parts().map((el) => el.dataset.stamp).join(",");
+      const known = parts().map((el) => el.dataset.livePart + ":" + el.dataset.stamp)
+        .join(",");
       const response = await fetch(url + "?known=" + encodeURIComponent(known),
                                    { headers: { Accept: "application/json" } });
       if (!response.ok) return schedule(interval * 3);
