@@ -74,7 +74,8 @@ def start_worker(log: Path) -> subprocess.Popen:
 
 
 def wait_idle(timeout: float = 600, poll: float = 0.02) -> None:
-    from league.ladders.models import OPEN_STATUSES, Match
+    from league.ladders.lifecycle import OPEN as OPEN_STATUSES
+    from league.ladders.models import Match
 
     deadline = time.monotonic() + timeout
     while Match.objects.filter(status__in=OPEN_STATUSES).exists():

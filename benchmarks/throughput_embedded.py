@@ -90,7 +90,8 @@ class EmbeddedBench:
 
 
 def wait_idle(timeout: float = 900) -> None:
-    from league.ladders.models import OPEN_STATUSES, Match
+    from league.ladders.lifecycle import OPEN as OPEN_STATUSES
+    from league.ladders.models import Match
 
     deadline = time.monotonic() + timeout
     while Match.objects.filter(status__in=OPEN_STATUSES).exists():

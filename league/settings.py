@@ -238,6 +238,16 @@ LEAGUE_COMPETITION_OPEN = env_int("LEAGUE_COMPETITION_OPEN", 0, minimum=0)
 ladders' queues hold together, so each side gets about half the workers when both have
 work; ``competitions.progress``)."""
 
+LEAGUE_MATCH_QUEUE = "celery"
+LEAGUE_TICK_QUEUE = "ticks"
+"""Matches go to the match queue (Celery's default); the beat's ticks to a queue of their own
+with a worker process of its own (``./dev up`` and compose start one), so no match ever
+waits behind a tick and a slow tick never takes a match worker's slot."""
+CELERY_TASK_DEFAULT_QUEUE = LEAGUE_MATCH_QUEUE
+CELERY_TASK_ROUTES = {name: {"queue": LEAGUE_TICK_QUEUE} for name in (
+    "league.ladders.tasks.matchmaking_tick", "league.ladders.tasks.reaper_tick",
+    "league.competitions.tasks.competitions_tick")}
+
 CELERY_BEAT_SCHEDULE = {
     "matchmaking": {"task": "league.ladders.tasks.matchmaking_tick",
                     "schedule": LEAGUE_MATCHMAKING_SECONDS},
@@ -298,7 +308,8 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "botleague API",
-    "DESCRIPTION": "Games, ladders, rankings, bots, versions, matches and replays. "
+    "DESCRIPTION": "Games, ladders, rankings, bots, versions, matches and replays; "
+                   "tournaments and challenges. "
                    "Send `Authorization: Bearer <token>` to upload and to see your own "
                    "private bots and logs.",
     "VERSION": "1",
@@ -316,5 +327,7 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "league.ladders.models.MatchStatus",
         "MatchKindEnum": "league.ladders.models.MatchKind",
         "LadderKindEnum": "league.ladders.models.LadderKind",
+        "TournamentStateEnum": "league.competitions.models.TournamentState",
+        "ChallengeStateEnum": "league.competitions.models.ChallengeState",
     },
 }

@@ -44,8 +44,13 @@ def commands(host: str, port: int, workers: int) -> dict[str, list[str]]:
                 "--access-logfile", "-", "--graceful-timeout", "5"],
         # Concurrency = cores: each match runs one bot at a time, so no two share a core.
         "worker": [python, "-m", "celery", "-A", "league", "worker", "-l", "info",
-                   "-c", str(workers), "-n", "embedded@%h", "--without-mingle",
-                   "--without-gossip", "--without-heartbeat"],
+                   "-c", str(workers), "-n", "embedded@%h", "-Q", settings.LEAGUE_MATCH_QUEUE,
+                   "--without-mingle", "--without-gossip", "--without-heartbeat"],
+        # The beat's ticks on a process of their own: a match never waits behind a tick, and
+        # one process runs them one at a time.
+        "ticks": [python, "-m", "celery", "-A", "league", "worker", "-l", "info", "-c", "1",
+                  "-n", "ticks@%h", "-Q", settings.LEAGUE_TICK_QUEUE, "--without-mingle",
+                  "--without-gossip", "--without-heartbeat"],
         # No pidfile: a lock file is one more thing a crash would leave behind.
         "beat": [python, "-m", "celery", "-A", "league", "beat", "-l", "info", "--pidfile=",
                  "-s", str(Path(settings.DATA_DIR) / "celerybeat-schedule")],

@@ -6,6 +6,9 @@
     python -m sandbox show replay.json
     python -m sandbox show replay.json --html replay.html
     python -m sandbox submit mybot/ --game stones --name my-bot --url URL --token TOKEN
+    python -m sandbox challenge BOT_ID --opponent BOT_ID --games 4
+    python -m sandbox tournament register TOURNAMENT_ID BOT_ID
+    python -m sandbox tournament show TOURNAMENT_ID
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from replay.record import MatchRecord, MoveRecord
 from replay.summary import tally
 from sandbox.backends import BACKENDS, get_backend
 from sandbox.build import BotBuildError, log_tail
+from sandbox.competitions import add_parsers as add_competition_parsers
 from sandbox.errors import SandboxError
 from sandbox.limits import MIB, Limits
 from sandbox.packages import BotSpec, check_spec
@@ -119,6 +123,7 @@ def _parser() -> argparse.ArgumentParser:
                            "file instead of printing it (FILE-2.html, ... for more records)")
     show.set_defaults(run=_show_file)
     add_submit_parser(sub)
+    add_competition_parsers(sub)
     return parser
 
 

@@ -10,38 +10,26 @@ It speaks HTTP to the league's REST API (through ``requests``) and nothing else:
 from ``league/``.
 
 Exit status: 0 active, 1 rejected or refused (the reason and the bot's log are printed),
-2 the league could not be reached or refused the token.
+2 the league could not be reached or refused the token (``sandbox.league_api``).
 """
 
 from __future__ import annotations
 
 import argparse
 import io
-import os
-import re
 import stat
 import time
 import zipfile
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import requests
 from rich.console import Console
 
 from sandbox.archive import MIB, SKIPPED_NAMES, ZIP_EPOCH
+from sandbox.league_api import Api, LeagueError, add_connection_args, connect, guarded
 
-DEFAULT_URL = "http://127.0.0.1:8000"
 MAX_UPLOAD = 10 * MIB
 POLL_SECONDS = 1.0
-
-
-class SubmitError(Exception):
-    """Something between here and the league failed; the message is one line to show."""
-
-
-class Refused(Exception):
-    """The league refused the upload (HTTP 400); the message is its reason."""
 
 
 def add_parser(sub: Any) -> None:
@@ -51,34 +39,15 @@ def add_parser(sub: Any) -> None:
     submit.add_argument("bot", help="a source file, a zip, or a folder")
     submit.add_argument("--game", required=True, help="the game id, e.g. stones")
     submit.add_argument("--name", required=True, help="the bot's name in the league")
-    submit.add_argument("--url", help=f"the league's address (BOTLEAGUE_URL; {DEFAULT_URL})")
-    submit.add_argument("--token", help="an API token from the league's tokens page "
-                                        "(BOTLEAGUE_TOKEN)")
+    add_connection_args(submit)
     submit.add_argument("--timeout", type=float, default=600.0, metavar="S",
                         help="give up waiting for validation after S seconds (default 600)")
-    submit.set_defaults(run=run)
-
-
-def run(args: argparse.Namespace) -> int:
-    out = Console(highlight=False, soft_wrap=True)  # messages and logs are never re-wrapped
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
-    try:
-        return _submit(args, out, err)
-    except Refused as refused:
-        err.print(f"refused: {refused}", markup=False)
-        return 1
-    except SubmitError as error:
-        err.print(f"error: {error}", markup=False)
-        return 2
+    submit.set_defaults(run=guarded(_submit))
 
 
 def _submit(args: argparse.Namespace, out: Console, err: Console) -> int:
-    url = (args.url or os.environ.get("BOTLEAGUE_URL") or DEFAULT_URL).rstrip("/")
-    token = args.token or os.environ.get("BOTLEAGUE_TOKEN", "")
-    if not token:
-        raise SubmitError(f"no API token: pass --token or set BOTLEAGUE_TOKEN (create one at "
-                          f"{url}/account/tokens/)")
-    api = Api(url, token.strip())
+    api = connect(args)
+    url = api.url
     filename, data = package(Path(args.bot))
     version = api.upload(game=args.game, name=args.name, filename=filename, data=data)
     out.print(f"uploaded {version['bot']} v{version['number']} ({len(data) / 1024:.1f} KiB) "
@@ -94,7 +63,7 @@ def _wait(api: Api, version: dict[str, Any], timeout: float, err: Console) -> di
         while version["status"] == "validating":
             waited = time.monotonic() - started
             if waited > timeout:
-                raise SubmitError(f"{label} is still validating after {timeout:.0f} s; see "
+                raise LeagueError(f"{label} is still validating after {timeout:.0f} s; see "
                                   f"{api.url}/api/versions/{version['id']}/")
             status.update(f"validating {label}: smoke match, {waited:.0f} s")
             time.sleep(POLL_SECONDS)
@@ -128,9 +97,9 @@ def package(path: Path) -> tuple[str, bytes]:
     elif path.is_file():
         filename, data = path.name, path.read_bytes()
     else:
-        raise SubmitError(f"no such file or folder: {path}")
+        raise LeagueError(f"no such file or folder: {path}")
     if len(data) > MAX_UPLOAD:
-        raise SubmitError(f"{filename} is {len(data) / MIB:.1f} MiB; a bot may be at most "
+        raise LeagueError(f"{filename} is {len(data) / MIB:.1f} MiB; a bot may be at most "
                           f"{MAX_UPLOAD // MIB} MiB (leave out build outputs and data)")
     return filename, data
 
@@ -149,54 +118,3 @@ def zip_folder(folder: Path) -> bytes:
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, path.read_bytes())
     return buffer.getvalue()
-
-
-@dataclass
-class Api:
-    url: str
-    token: str
-    session: requests.Session = field(default_factory=requests.Session)
-
-    def __post_init__(self) -> None:
-        self.session.headers.update({"Authorization": f"Bearer {self.token}",
-                                     "Accept": "application/json",
-                                     "User-Agent": "botleague-sandbox-submit"})
-
-    def get(self, path: str) -> dict[str, Any]:
-        return self._call("GET", path)
-
-    def upload(self, *, game: str, name: str, filename: str, data: bytes) -> dict[str, Any]:
-        return self._call("POST", "/api/versions/", data={"game": game, "name": name},
-                          files={"file": (filename, data, "application/octet-stream")})
-
-    def _call(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
-        try:
-            response = self.session.request(method, self.url + path, timeout=60, **kwargs)
-        except requests.ConnectionError as error:
-            raise SubmitError(f"cannot reach {self.url}: {_reason(error)}") from None
-        except requests.RequestException as error:
-            raise SubmitError(f"talking to {self.url} failed: {error}") from None
-        if response.status_code == 400:
-            raise Refused(_detail(response))
-        if not response.ok:
-            raise SubmitError(f"{_detail(response)} (HTTP {response.status_code} from "
-                              f"{self.url})")
-        try:
-            return response.json()
-        except ValueError:
-            raise SubmitError(f"{self.url} answered with something that is not JSON; is it "
-                              "a botleague?") from None
-
-
-def _reason(error: requests.ConnectionError) -> str:
-    """The operating system's words ("[Errno 111] Connection refused"), not urllib3's chain."""
-    found = re.findall(r"\[Errno -?\d+\][^'\")]*", str(error))
-    return found[-1].strip() if found else "no answer"
-
-
-def _detail(response: requests.Response) -> str:
-    try:
-        detail = response.json().get("detail")
-    except (ValueError, AttributeError):
-        detail = None
-    return str(detail) if detail else (response.reason or "the league refused the request")

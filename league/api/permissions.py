@@ -1,4 +1,6 @@
-"""Who may change a bot: its owner. Reading private things is decided in the selectors."""
+"""Who may change a bot (its owner) and a tournament (its creator, and staff). Reading private
+things is decided in the selectors. The competitions' services check the same again (the
+pages call them too); here it is a 403 before anything else is looked at."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from rest_framework.request import Request
 
 from league.bots.models import Bot, BotVersion
 from league.bots.selectors import owner_or_staff
+from league.competitions.models import Tournament
 
 
 def require_signed_in(request: Request) -> None:
@@ -25,3 +28,16 @@ def require_private_access(request: Request, version: BotVersion) -> None:
     if not owner_or_staff(request.user, version.bot):
         raise PermissionDenied(f"only the owner of {version.bot.name!r} and staff can "
                                "download its source")
+
+
+def require_owner_or_staff(request: Request, bot: Bot, action: str) -> None:
+    require_signed_in(request)
+    if not owner_or_staff(request.user, bot):
+        raise PermissionDenied(f"only the owner of {bot.name!r} and staff can {action}")
+
+
+def require_creator_or_staff(request: Request, tournament: Tournament, action: str) -> None:
+    require_signed_in(request)
+    if tournament.created_by_id != request.user.pk and not request.user.is_staff:
+        raise PermissionDenied(f"only the creator of {tournament.name!r} and staff can "
+                               f"{action}")

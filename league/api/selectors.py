@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import F, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 from django.http import Http404
 
 import games
 from league.bots.models import Bot, BotVersion
 from league.bots.selectors import AnyUser as User
 from league.bots.selectors import bots_seen_by, owner_or_staff
+from league.competitions.models import Challenge, Tournament
 from league.ladders.models import (
     Ladder,
     Match,
@@ -95,3 +96,52 @@ def rating_history(*, bot: Bot) -> QuerySet[Participant]:
             .select_related("match", "version").defer("version__archive", "version__log",
                                                       "log")
             .annotate(rating=F("mu_after") - 3 * F("sigma_after")))
+
+
+# -- competitions ----------------------------------------------------------------------------
+
+def _tournaments() -> QuerySet[Tournament]:
+    return (Tournament.objects.select_related("created_by")
+            .annotate(entered=Count("entries", filter=Q(entries__withdrawn=False))))
+
+
+def tournament_list(*, state: str | None = None, game: str | None = None
+                    ) -> QuerySet[Tournament]:
+    """Every tournament, newest first."""
+    tournaments = _tournaments().order_by("-created_at", "-pk")
+    if state:
+        tournaments = tournaments.filter(state=state)
+    if game:
+        tournaments = tournaments.filter(game=game)
+    return tournaments
+
+
+def tournament_get(*, tournament_id: int) -> Tournament:
+    tournament = _tournaments().filter(pk=tournament_id).first()
+    if tournament is None:
+        raise Http404(f"no tournament {tournament_id}; tournaments are listed at "
+                      "/api/tournaments/")
+    return tournament
+
+
+def _challenges() -> QuerySet[Challenge]:
+    return (Challenge.objects.select_related("challenger", "bot", "version", "opponent__owner",
+                                             "opponent_version")
+            .defer("version__archive", "version__log", "opponent_version__archive",
+                   "opponent_version__log"))
+
+
+def challenge_list(*, bot: Bot | None = None) -> QuerySet[Challenge]:
+    """Challenges, newest first; with ``bot``, those it made or received. A challenge is as
+    public as its matches are (a private bot's matches stay public, as on the site)."""
+    challenges = _challenges().order_by("-created_at", "-pk")
+    if bot is not None:
+        challenges = challenges.filter(Q(bot=bot) | Q(opponent=bot))
+    return challenges
+
+
+def challenge_get(*, challenge_id: int) -> Challenge:
+    challenge = _challenges().filter(pk=challenge_id).first()
+    if challenge is None:
+        raise Http404(f"no challenge {challenge_id}; challenges are listed at /api/challenges/")
+    return challenge

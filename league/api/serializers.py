@@ -86,13 +86,21 @@ class BotSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Bot
-        fields = ["id", "name", "game", "owner", "public", "retired", "disabled",
-                  "disabled_reason", "active_version", "created_at"]
+        fields = ["id", "name", "game", "owner", "public", "accepts_challenges", "retired",
+                  "disabled", "disabled_reason", "active_version", "created_at"]
 
 
-class BotPublicSerializer(serializers.Serializer):
-    public = serializers.BooleanField(help_text="false hides the bot from everyone but you "
+class BotChangeSerializer(serializers.Serializer):
+    public = serializers.BooleanField(required=False,
+                                      help_text="false hides the bot from everyone but you "
                                                 "and staff")
+    accepts_challenges = serializers.BooleanField(
+        required=False, help_text="false: nobody but you may challenge it")
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if not data:
+            raise serializers.ValidationError("send public, accepts_challenges, or both")
+        return data
 
 
 class UploadSerializer(serializers.Serializer):

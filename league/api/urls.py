@@ -1,6 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from league.api import competition_views as competitions
 from league.api import errors, views
 
 app_name = "api"
@@ -24,6 +25,18 @@ urlpatterns = [
     path("matches/<int:match_id>/replay/", views.MatchReplay.as_view(), name="replay"),
     path("matches/<int:match_id>/viewer/", views.MatchViewer.as_view(), name="viewer"),
     path("matches/<int:match_id>/frames/", views.MatchFrames.as_view(), name="frames"),
+    path("tournaments/", competitions.TournamentList.as_view(), name="tournaments"),
+    path("tournaments/<int:tournament_id>/", competitions.TournamentDetail.as_view(),
+         name="tournament"),
+    path("tournaments/<int:tournament_id>/entries/", competitions.TournamentEntries.as_view(),
+         name="tournament-entries"),
+    path("tournaments/<int:tournament_id>/entries/<int:bot_id>/",
+         competitions.TournamentEntry.as_view(), name="tournament-entry"),
+    path("tournaments/<int:tournament_id>/cancel/", competitions.TournamentCancel.as_view(),
+         name="tournament-cancel"),
+    path("challenges/", competitions.ChallengeList.as_view(), name="challenges"),
+    path("challenges/<int:challenge_id>/", competitions.ChallengeDetail.as_view(),
+         name="challenge"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # the split view serves Swagger UI's start-up script as a file: the site's CSP refuses
     # inline scripts

@@ -19,7 +19,7 @@ from league.api import selectors
 from league.api.filters import BotFilters, FrameRange, MatchFilters, RankingFilters, query_filters
 from league.api.permissions import require_owner, require_private_access, require_signed_in
 from league.api.serializers import (
-    BotPublicSerializer,
+    BotChangeSerializer,
     BotSerializer,
     GameSerializer,
     LadderSerializer,
@@ -33,7 +33,7 @@ from league.api.serializers import (
 from league.api.throttling import ViewerAnonThrottle, ViewerUserThrottle
 from league.bots.models import Bot
 from league.bots.selectors import bot_get, version_get
-from league.bots.services import UploadError, bot_set_public
+from league.bots.services import UploadError, bot_set_challengeable, bot_set_public
 from league.ladders.replays import NoFrames, viewer_frames, viewer_header
 from league.ladders.selectors import Board, match_get
 from league.ladders.services import bot_retire, version_upload
@@ -94,12 +94,17 @@ class BotDetail(APIView):
         bot = bot_get(user=request.user, bot_id=bot_id)
         return Response(BotSerializer(bot).data)
 
-    @extend_schema(request=BotPublicSerializer, responses=BotSerializer)
+    @extend_schema(request=BotChangeSerializer, responses=BotSerializer)
     def patch(self, request: Request, bot_id: int) -> Response:
-        bot = _owned_bot(request, bot_id, "make it public or private")
-        data = BotPublicSerializer(data=request.data)
+        """Owner: make the bot public or private; take challenges to it or not."""
+        bot = _owned_bot(request, bot_id, "change it")
+        data = BotChangeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        bot = bot_set_public(bot=bot, public=data.validated_data["public"])
+        if "public" in data.validated_data:
+            bot = bot_set_public(bot=bot, public=data.validated_data["public"])
+        if "accepts_challenges" in data.validated_data:
+            bot = bot_set_challengeable(bot=bot,
+                                        accepts=data.validated_data["accepts_challenges"])
         return Response(BotSerializer(bot_get(user=request.user, bot_id=bot.pk)).data)
 
 

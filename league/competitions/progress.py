@@ -3,8 +3,9 @@ paired round by round as their formats say, finished; challenges finished; and t
 released to the workers within the competitions' share.
 
 Everything here is idempotent and runs under the tournament's row lock, so the beat's tick
-and the bell a finished match rings (``ladders.lifecycle.COMPETITION_BELL``) may both run it,
-in any order, as often as they like: a round is paired once, each game gets one live match.
+and a finished match (``match_ended``, called by the worker that wrote it through
+``ladders.lifecycle.ring_competition``) may both run it, in any order, as often as they like:
+a round is paired once, each game gets one live match.
 
 **The share.** Ladders count only their own matches when they fill their queues; tournament
 and challenge games together hold at most ``LEAGUE_COMPETITION_OPEN`` open matches (as many
@@ -42,7 +43,7 @@ from league.competitions.results import (
     game_seed,
     load,
 )
-from league.ladders.lifecycle import COMPETITION_KINDS, ENDED, OPEN
+from league.ladders.lifecycle import COMPETITION_KINDS, ENDED, FINISHED, OPEN
 from league.ladders.models import LadderKind, Match, MatchKind, Standing
 from league.ladders.services import match_create
 
@@ -68,11 +69,18 @@ def competitions_tick() -> dict[str, int]:
 
 
 def match_ended(*, match_id: int) -> None:
-    """The bell of a finished (or failed) competition match: move its competition on."""
+    """A competition's match has ended: release the next games, and move its tournament on
+    once its round has no game left to end (or this one failed and is to be played again).
+    Cheap while the round goes on: it runs once per game, in the worker's writing thread."""
     row = (SeriesGame.objects.filter(match_id=match_id)
-           .values_list("series__tournament_id", flat=True).first())
+           .values_list("series__tournament_id", "series__round", "match__status").first())
     if row is not None:
-        tournament_advance(tournament_id=row)
+        tournament_id, round_number, status = row
+        playing = (SeriesGame.objects.filter(series__tournament_id=tournament_id,
+                                             series__round=round_number)
+                   .exclude(match__status__in=ENDED).exists())
+        if not playing or status != FINISHED:
+            tournament_advance(tournament_id=tournament_id)
     challenge = (ChallengeGame.objects.filter(match_id=match_id)
                  .values_list("challenge_id", flat=True).first())
     if challenge is not None:

@@ -12,6 +12,7 @@ from league.competitions.formats import elimination
 from league.competitions.models import (
     Challenge,
     ChallengeGame,
+    ChallengeState,
     Entry,
     SeriesGame,
     Tournament,
@@ -74,6 +75,8 @@ class GameView:
     second: Entry | None
     result: str
     """``1-0``, ``0-1``, ``½-½``, a score, or where it stands."""
+    challenger_seat: int | None = None
+    """A challenge's game: the seat its challenger sits in (``None`` in a tournament)."""
 
 
 @dataclass
@@ -122,8 +125,10 @@ def tournament_list() -> dict[str, QuerySet[Tournament]]:
 
 
 def _entries(t: Tournament) -> dict[int, Entry]:
+    # a version's archive and log are never needed here, and an archive is up to 10 MiB
     return {e.pk: e for e in Entry.objects.filter(tournament=t).select_related(
-        "bot__owner", "version").order_by("seed", "registered_at")}
+        "bot__owner", "version").defer("version__archive", "version__log")
+        .order_by("seed", "registered_at")}
 
 
 def tournament_table(t: Tournament, state: State | None = None,
@@ -147,8 +152,10 @@ def tournament_page(t: Tournament) -> TournamentPage:
     return TournamentPage(
         tournament=t, entries=[e for e in entries.values() if not e.withdrawn],
         table=tournament_table(t, state, entries), rounds=_rounds(state, entries),
-        bracket=(_bracket(state, entries)
-                 if fmt in formats.tournament.ELIMINATION and state.entries else None),
+        # a bracket is drawn from the seeds, which exist once the tournament has started
+        # with two entries or more (before that, or cancelled for too few, there is none)
+        bracket=(_bracket(state, entries) if fmt in formats.tournament.ELIMINATION
+                 and len(state.entries) >= 2 else None),
         rules=RULES[fmt], series_rule=SERIES_RULE)
 
 
@@ -170,14 +177,16 @@ def _rounds(state: State, entries: dict[int, Entry]) -> list[tuple[int, list[Ser
             view = SeriesView(key=p.key, round=r.number, kind=p.kind.value,
                               first=entries[p.first],
                               second=entries[p.second] if p.second else None)
+            # the results as the series counts them (``load``): besides the matches', a game
+            # given up after its replays, or never played as a side's bot was disabled
             counted = state.results.get(p.key, [])
             for i, g in enumerate(state.games.get(p.key, [])):
-                # what the series counted (a game given up counts without a match's result)
-                result = counted[i] if i < len(counted) else game_result(
-                    g.match, g.first_id, g.second_id)
+                result = counted[i] if i < len(counted) else PENDING
+                status = (g.match.status if g.match else
+                          "not played" if i < len(counted) else "waiting")
                 view.games.append(GameView(
-                    index=g.index, match_id=g.match_id,
-                    status=g.match.status if g.match else "waiting", first=entries[g.first_id],
+                    index=g.index, match_id=g.match_id, status=status,
+                    first=entries[g.first_id],
                     second=entries[g.second_id] if g.second_id else None,
                     result=_result_text(result, g)))
             if p.kind == formats.PairingKind.SOLO:
@@ -244,7 +253,10 @@ def challenge_page(c: Challenge) -> ChallengePage:
         first, second = (1, 2) if g.challenger_seat == 0 else (2, 1)
         result = game_result(g.match, first, second)
         if result is PENDING or isinstance(result, Pending):
-            text = g.match.status if g.match else "waiting"
+            # a game with no match in a challenge that is over was never played (a bot
+            # disabled by staff)
+            text = (g.match.status if g.match else
+                    "waiting" if c.state == ChallengeState.PLAYING else "not played")
         elif result is None:
             text, draws = "draw", draws + 1
         elif result == 1:
@@ -252,8 +264,9 @@ def challenge_page(c: Challenge) -> ChallengePage:
         else:
             text, losses = "lost", losses + 1
         views.append(GameView(index=g.index, match_id=g.match_id,
-                              status=g.match.status if g.match else "waiting",
-                              first=None, second=None, result=text))
+                              status=g.match.status if g.match else text,
+                              first=None, second=None, result=text,
+                              challenger_seat=g.challenger_seat))
     return ChallengePage(challenge=c, games=views, wins=wins, losses=losses, draws=draws)
 
 

@@ -17,7 +17,7 @@ it runs between every two matches on a worker's critical path.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.db import connection
@@ -55,9 +55,10 @@ the tasks (which import everything else)."""
 
 COMPETITION_KINDS = (MatchKind.TOURNAMENT, MatchKind.CHALLENGE)
 """Matches that belong to a competition: never rated, not counted in a ladder's queue."""
-COMPETITION_BELL = "league.competitions.tasks.match_ended_task"
-"""Rung (by name: competitions sit above ladders) when a competition's match has ended, so
-its tournament pairs its next games at once instead of at the next beat."""
+_LISTENERS: list[Callable[[int], None]] = []
+"""Called with the id of a competition's match that has ended (its result committed), in the
+worker that wrote it: competitions sit above ladders, so they register here
+(``CompetitionsConfig.ready``) instead of being imported."""
 
 
 def match_move(matches: QuerySet[Match], to: MatchStatus, **fields: Any) -> int:
@@ -80,10 +81,24 @@ def claim_row(*, match_id: int, worker: str, token: str) -> tuple[Any, ...] | No
         return cursor.fetchone()
 
 
+def listen_for_competition_ends(listener: Callable[[int], None]) -> None:
+    if listener not in _LISTENERS:
+        _LISTENERS.append(listener)
+
+
 def ring_competition(*, match_id: int, kind: str) -> None:
-    """After a competition's match has ended (its result committed): tell the competition."""
-    if kind in COMPETITION_KINDS:
-        celery_app.send_task(COMPETITION_BELL, (match_id,))
+    """After a competition's match has ended (its result committed), tell its competition
+    at once, so a round's last game pairs the next round without waiting for the beat. It
+    runs in the worker's result-writing thread, beside the next match, not in its slot. A
+    listener that fails is logged: the beat's tick does the same work a moment later."""
+    if kind not in COMPETITION_KINDS:
+        return
+    for listener in _LISTENERS:
+        try:
+            listener(match_id)
+        except Exception:
+            log.exception("match %s: its competition could not move on; the beat will",
+                          match_id, extra=match_fields(match_id))
 
 
 def match_enqueue(*, match_ids: Iterable[int]) -> None:

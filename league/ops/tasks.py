@@ -14,6 +14,12 @@ _presence: Presence | None = None
 @worker_ready.connect
 def _start_presence(sender: Any = None, **_: object) -> None:
     global _presence
+    from django.conf import settings
+
+    queues = getattr(getattr(getattr(sender, "app", None), "amqp", None), "queues", None)
+    consumed = set(getattr(queues, "consume_from", None) or {})
+    if consumed and settings.LEAGUE_MATCH_QUEUE not in consumed:
+        return  # the ticks' worker plays no match: it has no slots to show
     concurrency = getattr(getattr(sender, "controller", None), "concurrency", None) or 1
     _presence = Presence(int(concurrency))
     _presence.start()

@@ -53,10 +53,13 @@ def start_worker(transactional_db: None, tmp_path: Path) -> Iterator[Callable[..
     redis.Redis.from_url(settings.REDIS_URL).flushdb()  # no message left by an earlier test
     started: list[Worker] = []
 
-    def start(concurrency: int = 2, env: dict[str, str] | None = None) -> Worker:
+    def start(concurrency: int = 2, env: dict[str, str] | None = None,
+              queues: str = "celery,ticks", include: str = "") -> Worker:
         log = tmp_path / f"worker{len(started)}.log"
         command = [sys.executable, "-m", "celery", "-A", "league", "worker", "-l", "info",
                    "-c", str(concurrency), "-n", f"test{len(started)}@%h",
+                   "-Q", queues,  # a test's workers also run a beat's ticks, by default
+                   *(["--include", include] if include else []),
                    "--without-mingle", "--without-gossip"]
         full_env = {**os.environ, "DATABASE_URL": test_database_url(),
                     "DJANGO_SETTINGS_MODULE": "tests.league_settings", **(env or {})}

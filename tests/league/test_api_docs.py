@@ -14,6 +14,7 @@ from django.core.cache import cache
 
 from league.accounts.services import token_create
 from league.bots.models import Bot
+from league.competitions.models import Tournament
 from league.ladders.models import Ladder
 from tests.league import bots
 from tests.league.conftest import ROOT
@@ -40,6 +41,8 @@ def test_the_curl_examples_in_the_docs_work(ladders: dict[str, Ladder], alice: U
     assert '"status":"validating"' in result.stdout
     assert (tmp_path / "my-bot.zip").read_bytes()[:2] == b"PK"
     assert Bot.objects.get(name="my-bot").public is False
+    assert Tournament.objects.get(name="Friday cup").state == "registration"
+    assert '"name":"Friday cup"' in result.stdout  # the list of those open for registration
 
 
 @pytest.mark.slow

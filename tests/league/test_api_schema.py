@@ -41,7 +41,9 @@ def test_the_schema_is_openapi_3_and_names_every_endpoint(world: World) -> None:
     assert schema["openapi"].startswith("3.")
     for path in ("/api/games/", "/api/ladders/{slug}/rankings/", "/api/bots/{bot_id}/retire/",
                  "/api/versions/", "/api/matches/{match_id}/replay/",
-                 "/api/bots/{bot_id}/ratings/"):
+                 "/api/bots/{bot_id}/ratings/", "/api/tournaments/",
+                 "/api/tournaments/{tournament_id}/entries/{bot_id}/",
+                 "/api/tournaments/{tournament_id}/cancel/", "/api/challenges/{challenge_id}/"):
         assert path in schema["paths"], path
     assert schema["components"]["securitySchemes"]["bearerToken"]["scheme"] == "bearer"
 

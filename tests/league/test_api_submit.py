@@ -1,7 +1,7 @@
 """``python -m sandbox submit`` against a live league and a real worker: a good bot ends
 active (exit 0), a crashing one rejected with its reason and log (exit 1); an unreachable
-league, a missing or wrong token give one clear line (exit 2). The command imports nothing
-from ``league/``."""
+league, a missing or wrong token give one clear line (exit 2). No terminal command (submit,
+challenge, tournament) imports anything from ``league/``."""
 
 from __future__ import annotations
 
@@ -89,8 +89,10 @@ def test_submit_to_an_unreachable_league_gives_one_line(tmp_path: Path) -> None:
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_the_submit_command_imports_nothing_from_the_league() -> None:
-    probe = ("import sys, sandbox.cli, sandbox.submit; "
+def test_the_terminal_commands_import_nothing_from_the_league() -> None:
+    """submit, challenge and tournament, and the API client they share."""
+    probe = ("import sys, sandbox.cli, sandbox.submit, sandbox.competitions, "
+             "sandbox.league_api; "
              "print(sorted(m for m in sys.modules if m.split('.')[0] in ('league', 'django')))")
     result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
                             text=True, check=True)

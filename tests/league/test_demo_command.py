@@ -12,6 +12,7 @@ from django.core.management import call_command
 
 from league.bots.models import Bot, BotVersion
 from league.demo.catalogue import DEMO_BOTS, DEMO_USERS, DemoBot
+from league.demo.competitions import CUP, HOST, SWISS
 from league.demo.services import Change, demo_bot_upload, stored_sha256
 from league.ladders.defaults import ladders_install
 from league.ladders.models import Ladder, Match
@@ -37,7 +38,8 @@ def demo(*args: str) -> tuple[str, str]:
 def test_it_uploads_every_demo_bot_as_its_owner_with_a_validation_match() -> None:
     out, err = demo()
     assert err == ""
-    assert sorted(User.objects.values_list("username", flat=True)) == sorted(DEMO_USERS)
+    assert sorted(User.objects.values_list("username", flat=True)) == sorted(
+        (*DEMO_USERS, HOST))
     assert not any(user.has_usable_password() for user in User.objects.all())
     for bot in DEMO_BOTS:
         version = BotVersion.objects.get(bot__game=bot.game, bot__name=bot.name)
@@ -83,3 +85,22 @@ def test_a_name_taken_by_a_real_user_is_reported_and_the_rest_goes_up() -> None:
     assert f"{taken.name} not uploaded" in err
     assert "is taken" in err
     assert BotVersion.objects.count() == len(DEMO_BOTS) - 1
+
+
+def test_it_makes_the_demo_tournaments_once_and_a_new_swiss_when_the_last_is_over() -> None:
+    from league.competitions.models import Tournament
+
+    out, _ = demo()
+    assert "demo tournaments: Demo cup (Stones)" in out
+    cup, swiss = Tournament.objects.get(name=CUP), Tournament.objects.get(name=SWISS)
+    assert (cup.format, swiss.format) == ("single_elimination", "swiss")
+    assert cup.official and swiss.official and cup.created_by.username == HOST
+    assert sorted(cup.entries.values_list("bot__name", flat=True)) == sorted(
+        b.name for b in DEMO_BOTS if b.game == "stones")
+    demo()
+    assert Tournament.objects.count() == 2
+    Tournament.objects.filter(pk=swiss.pk).update(state="finished")
+    Tournament.objects.filter(pk=cup.pk).update(state="finished")
+    demo()
+    assert Tournament.objects.filter(name=SWISS).count() == 2
+    assert Tournament.objects.filter(name=CUP).count() == 1

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from league.demo.competitions import CUP, SWISS
 from tests.league.conftest import wait_for
 from tests.sandbox.conftest import leftovers
 
@@ -53,6 +54,11 @@ def finished_ladder_matches(database: Path) -> int:
             return 0
 
 
+def tournament_states(database: Path) -> dict[str, str]:
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10) as db:
+        return dict(db.execute("SELECT name, state FROM competitions_tournament"))
+
+
 def test_dev_up_runs_the_league_on_sqlite_and_ctrl_c_leaves_nothing(tmp_path: Path) -> None:
     data = tmp_path / "data"
     port = free_port()
@@ -78,6 +84,12 @@ def test_dev_up_runs_the_league_on_sqlite_and_ctrl_c_leaves_nothing(tmp_path: Pa
         with urllib.request.urlopen(url, timeout=10) as response:
             assert "No validated bots yet" not in response.read().decode().split(
                 "ladder-stones")[1].split("</article>")[0]
+        # the demo's cup is played out within about a minute; its Swiss goes on after it
+        wait_for(lambda: tournament_states(data / "league.sqlite3").get(CUP) == "finished",
+                 120, "the demo's cup to finish",
+                 lambda: str(tournament_states(data / "league.sqlite3")))
+        assert tournament_states(data / "league.sqlite3")[SWISS] in {"registration", "running",
+                                                                    "finished"}
         up.send_signal(signal.SIGINT)
         assert up.wait(60) == 0, out.read_text()
     finally:

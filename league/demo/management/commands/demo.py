@@ -1,4 +1,5 @@
-"""``./manage.py demo``: demo users and bots on every ladder (run by ``./dev up``; idempotent)."""
+"""``./manage.py demo``: demo users and bots on every ladder, and the demo's tournaments (run
+by ``./dev up``; idempotent)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from league.demo.competitions import demo_competitions_install
 from league.demo.services import demo_install
 
 
@@ -21,6 +23,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         quiet = options["quiet"] or options["verbosity"] == 0
         report = demo_install()
+        tournaments = demo_competitions_install()
+        if tournaments and not quiet:
+            self.stdout.write("demo tournaments: " + ", ".join(
+                f"{t.name} (starts {t.starts_at:%H:%M:%S} UTC)" for t in tournaments))
         if report.users_created and not quiet:
             self.stdout.write(f"demo users created: {', '.join(report.users_created)}")
         for ladder in report.ladders:

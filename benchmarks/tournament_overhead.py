@@ -1,0 +1,157 @@
+"""Tournament overhead: a tournament's games played through the league (its rounds paired by
+the competitions' bell, each game released, queued, claimed, played and written by a Celery
+worker) against the same games (bots, seeds, seats, limits, backend) played directly through
+``sandbox.run_match`` one after another, alternating in the same run.
+
+    .venv/bin/python -m benchmarks.tournament_overhead [--entries 6] [--games 2] [--rounds 8]
+                                                       [--embedded]
+
+Each round makes a round robin of ``--entries`` bots with ``--games`` games a series (6
+entries: 5 rounds of the format, 15 series, 30 games) and times it from its start to its last
+game written; the worker runs one match at a time, like the direct loop. What the league adds
+on top of the games: pairing each round once the last has finished (the bell a finished game
+rings), releasing the games, the queue, the claim, the writes. Target (issue 19): within 10 %.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import logging
+import os
+import shutil
+import signal
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.league_overhead import BOTS, configure, drop_database, start_worker, wait_idle
+
+
+def make_field(entries: int) -> list:
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+
+    from league.ladders.services import version_upload
+
+    call_command("migrate", verbosity=0)
+    owner = User.objects.create_user("bench", is_staff=True)
+    source = BOTS["stones"].read_bytes()
+    return [version_upload(owner=owner, game="stones", name=f"bench{i}", filename="main.py",
+                           data=source + f"\n# copy {i}\n".encode(), limited=False)
+            for i in range(entries)]
+
+
+def through_league(versions: list, games: int, n: int) -> tuple[float, list[tuple]]:
+    """Seconds from the tournament's start to its last game written, and the games it played
+    (seed, seats) for the direct loop to play again."""
+    from django.db.models import Max
+    from django.utils import timezone
+
+    from league.competitions.models import SeriesGame, Tournament
+    from league.competitions.progress import competitions_tick
+    from league.competitions.services import entry_register, tournament_create
+    from league.ladders.models import Match
+
+    owner = versions[0].bot.owner
+    now = timezone.now()
+    t = tournament_create(user=owner, name=f"bench {n}", game="stones", format="round_robin",
+                          games_per_series=games, field_limit=len(versions),
+                          registration_closes=now + dt.timedelta(milliseconds=200),
+                          starts_at=now + dt.timedelta(milliseconds=200))
+    for v in versions:
+        entry_register(tournament=t, bot=v.bot, user=owner)
+    time.sleep(0.25)
+    start = time.time()
+    competitions_tick()  # the start: round 1 paired and released; the bell does the rest
+    while Tournament.objects.get(pk=t.pk).state != "finished":
+        time.sleep(0.5)  # a few looks a second: the cores are the matches'
+    played = Match.objects.filter(series_game__series__tournament=t)
+    end = played.aggregate(end=Max("finished_at"))["end"].timestamp()
+    games_played = [(g.match.seed, (g.first.version, g.second.version))
+                    for g in SeriesGame.objects.filter(series__tournament=t)
+                    .select_related("match", "first__version", "second__version")]
+    return end - start, games_played
+
+
+def directly(ladder, games_played: list[tuple]) -> float:
+    from league.ladders.versions_cache import version_folder
+    from sandbox import BotSpec, run_match
+
+    specs = {}
+    for _, seats in games_played:
+        for v in seats:
+            specs.setdefault(v.pk, BotSpec(str(version_folder(v)), label=str(v)))
+    start = time.perf_counter()
+    for seed, (a, b) in games_played:
+        run_match(ladder.game, [specs[a.pk], specs[b.pk]], options=ladder.options, seed=seed,
+                  limits=ladder.sandbox_limits, backend=ladder.backend)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--entries", type=int, default=6)
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--embedded", action="store_true",
+                        help="SQLite and the filesystem broker instead of PostgreSQL and Redis")
+    args = parser.parse_args()
+    data = Path(tempfile.mkdtemp(prefix="botleague-bench-"))
+    data.chmod(0o755)
+    configure(args.embedded, data)
+    # the competitions' beat is this script: no beat runs, the bell does the pairing
+    import django
+
+    django.setup()
+    logging.getLogger("league").setLevel(logging.WARNING)
+    if not args.embedded:
+        import redis
+        from django.conf import settings
+
+        redis.Redis.from_url(settings.REDIS_URL).flushdb()
+    from league.ladders.models import Ladder
+
+    versions = make_field(args.entries)
+    worker = start_worker(data / "worker.log")
+    try:
+        wait_idle()  # the validation matches
+        for v in versions:
+            v.refresh_from_db()
+            if v.status != "active":
+                raise SystemExit(f"{v} was not validated: {v.reason}")
+        ladder = Ladder.objects.get(game="stones")
+        report(args, ladder, versions)
+    finally:
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait()
+        if not args.embedded:
+            drop_database()
+        shutil.rmtree(data, ignore_errors=True)
+
+
+def report(args: argparse.Namespace, ladder, versions: list) -> None:
+    where = "SQLite + filesystem broker" if args.embedded else "PostgreSQL + Redis"
+    print(f"a {args.entries}-entry round robin of {args.games}-game series a round, "
+          f"{args.rounds} rounds, backend {ladder.backend}, league on {where}, one match at a "
+          "time")
+    league, direct = [], []
+    for n in range(args.rounds):
+        seconds, played = through_league(versions, args.games, n)
+        league.append(seconds)
+        direct.append(directly(ladder, played))
+        print(f"  round {n + 1}: {len(played)} games: direct {direct[-1]:6.2f} s   "
+              f"league {league[-1]:6.2f} s")
+    overhead = statistics.median(q / b for q, b in zip(league, direct, strict=True)) - 1
+    d, p = statistics.median(direct), statistics.median(league)
+    print(f"{'':2}{'path':<40}{'s a tournament':>15}{'ratio':>8}")
+    print(f"{'':2}{'sandbox.run_match, one after another':<40}{d:>15.2f}{1.0:>8.2f}")
+    print(f"{'':2}{'through the league (rounds, queue, writes)':<40}{p:>15.2f}{p / d:>8.2f}")
+    verdict = "met" if overhead <= 0.10 else "NOT met"
+    print(f"tournament overhead {overhead * 100:+.1f} % (median of the rounds' ratios) — "
+          f"target ≤ +10 %: {verdict}")
+
+
+if __name__ == "__main__":
+    main()

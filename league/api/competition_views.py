@@ -1,0 +1,195 @@
+"""The API's tournaments and challenges: read the request, call one selector or service,
+serialize. Rules are the competitions' services'; a refusal there (``CompetitionError``) is a
+400 with its reason and a rate over its limit a 429 (``league.api.errors``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from league.api import selectors
+from league.api.competition_serializers import (
+    CancelSerializer,
+    ChallengeCreateSerializer,
+    ChallengeDetailSerializer,
+    ChallengeFilters,
+    ChallengeSerializer,
+    EntryCreateSerializer,
+    EntrySerializer,
+    TournamentCreateSerializer,
+    TournamentDetailSerializer,
+    TournamentFilters,
+    TournamentSerializer,
+)
+from league.api.filters import query_filters
+from league.api.permissions import (
+    require_creator_or_staff,
+    require_owner,
+    require_owner_or_staff,
+    require_signed_in,
+)
+from league.bots.models import Bot
+from league.bots.selectors import bot_get
+from league.competitions.selectors import challenge_page, tournament_page
+from league.competitions.services import (
+    challenge_create,
+    entry_register,
+    entry_withdraw,
+    tournament_cancel,
+    tournament_create,
+)
+
+REFUSED = OpenApiResponse(description="refused, with what to change in ``detail``")
+
+
+def _bot_in_body(request: Request, bot_id: int, field: str) -> Bot:
+    """A bot named in a request's body: a 400 on that field when there is none to see (a 404
+    is for the address)."""
+    try:
+        return bot_get(user=request.user, bot_id=bot_id)
+    except Http404 as error:
+        raise ValidationError({field: [str(error)]}) from None
+
+
+def _tournament(request: Request, tournament_id: int) -> dict[str, Any]:
+    tournament = selectors.tournament_get(tournament_id=tournament_id)
+    page = tournament_page(tournament)
+    return TournamentDetailSerializer(tournament, context={"request": request,
+                                                           "page": page}).data
+
+
+def _challenge(request: Request, challenge_id: int) -> dict[str, Any]:
+    challenge = selectors.challenge_get(challenge_id=challenge_id)
+    page = challenge_page(challenge)
+    return ChallengeDetailSerializer(challenge, context={"request": request,
+                                                         "page": page}).data
+
+
+class TournamentList(generics.ListAPIView):
+    """Tournaments, newest first; filter by state and game. POST makes one (signed in):
+    anyone may make a tournament among public bots (a few a day); staff make official ones
+    and set their own limits."""
+
+    serializer_class = TournamentSerializer
+
+    @extend_schema(parameters=[TournamentFilters])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self) -> Any:
+        return selectors.tournament_list(**query_filters(self.request, TournamentFilters))
+
+    @extend_schema(request=TournamentCreateSerializer,
+                   responses={201: TournamentDetailSerializer, 400: REFUSED,
+                              429: OpenApiResponse(description="over the rate of "
+                                                               "tournaments made")})
+    def post(self, request: Request) -> Response:
+        require_signed_in(request)
+        form = TournamentCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        tournament = tournament_create(user=request.user, **form.validated_data)
+        return Response(_tournament(request, tournament.pk), status=status.HTTP_201_CREATED)
+
+
+class TournamentDetail(APIView):
+    """The tournament with its field, standings, rounds (each series with its games), the
+    bracket (elimination formats) and its rules in plain words."""
+
+    @extend_schema(responses=TournamentDetailSerializer)
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return Response(_tournament(request, tournament_id))
+
+
+class TournamentEntries(APIView):
+    """Register one of your bots (public, with a validated version) while registration is
+    open; the version that plays is frozen when the tournament starts."""
+
+    @extend_schema(request=EntryCreateSerializer,
+                   responses={201: EntrySerializer, 400: REFUSED})
+    def post(self, request: Request, tournament_id: int) -> Response:
+        require_signed_in(request)
+        tournament = selectors.tournament_get(tournament_id=tournament_id)
+        form = EntryCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        bot = _bot_in_body(request, form.validated_data["bot"], "bot")
+        require_owner(request, bot, "register it")
+        entry = entry_register(tournament=tournament, bot=bot, user=request.user)
+        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentEntry(APIView):
+    @extend_schema(request=None, responses={200: EntrySerializer, 400: REFUSED})
+    def delete(self, request: Request, tournament_id: int, bot_id: int) -> Response:
+        """Withdraw a bot before the start: its owner, or staff."""
+        require_signed_in(request)
+        tournament = selectors.tournament_get(tournament_id=tournament_id)
+        bot = bot_get(user=request.user, bot_id=bot_id)
+        require_owner_or_staff(request, bot, "withdraw it")
+        entry = entry_withdraw(tournament=tournament, bot=bot, user=request.user)
+        return Response(EntrySerializer(entry).data)
+
+
+class TournamentCancel(APIView):
+    @extend_schema(request=CancelSerializer,
+                   responses={200: TournamentDetailSerializer, 400: REFUSED})
+    def post(self, request: Request, tournament_id: int) -> Response:
+        """Cancel it: its creator, or staff. Games not played yet are cancelled."""
+        require_signed_in(request)
+        tournament = selectors.tournament_get(tournament_id=tournament_id)
+        require_creator_or_staff(request, tournament, "cancel it")
+        form = CancelSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        tournament_cancel(tournament=tournament, user=request.user,
+                          reason=form.validated_data["reason"])
+        return Response(_tournament(request, tournament_id))
+
+
+class ChallengeList(generics.ListAPIView):
+    """Challenges, newest first; ``bot`` keeps those it made or received. POST challenges a
+    public bot (or a built-in player) with one of yours: 1-10 unrated games, seats
+    alternated, queued at once; the games count against your hourly rate."""
+
+    serializer_class = ChallengeSerializer
+
+    @extend_schema(parameters=[ChallengeFilters])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self) -> Any:
+        filters = query_filters(self.request, ChallengeFilters)
+        if "bot" in filters:
+            filters["bot"] = bot_get(user=self.request.user, bot_id=filters["bot"])
+        return selectors.challenge_list(**filters)
+
+    @extend_schema(request=ChallengeCreateSerializer,
+                   responses={201: ChallengeDetailSerializer, 400: REFUSED,
+                              429: OpenApiResponse(description="over the rate of challenge "
+                                                               "games")})
+    def post(self, request: Request) -> Response:
+        require_signed_in(request)
+        form = ChallengeCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        bot = _bot_in_body(request, data["bot"], "bot")
+        require_owner(request, bot, "challenge with it")
+        opponent = (_bot_in_body(request, data["opponent"], "opponent")
+                    if data.get("opponent") is not None else None)
+        challenge = challenge_create(user=request.user, bot=bot, opponent=opponent,
+                                     builtin=data["builtin"], games_count=data["games"])
+        return Response(_challenge(request, challenge.pk), status=status.HTTP_201_CREATED)
+
+
+class ChallengeDetail(APIView):
+    """The challenge with each game (its match, the challenger's seat, the result for the
+    challenger) and the tally so far."""
+
+    @extend_schema(responses=ChallengeDetailSerializer)
+    def get(self, request: Request, challenge_id: int) -> Response:
+        return Response(_challenge(request, challenge_id))
