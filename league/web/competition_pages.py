@@ -202,7 +202,7 @@ def _game_label(g: GameView, left: Entry) -> str:
     """A game as its series' line shows it: the result with the series' left side first
     (seats alternate, so a game's own 1-0 names whoever sat first), or where it stands."""
     if g.match_id is None:
-        return "waiting"
+        return g.status  # waiting, or not played (a side's bot was disabled)
     if g.status == "running":
         return "live"
     if g.status == "queued":
@@ -483,12 +483,6 @@ def challenger_bots(user: AnyUser, game: str, exclude: int | None = None) -> Que
     bots = Bot.objects.filter(owner_id=user.pk, game=game, retired=False, disabled=False,
                               active_version__isnull=False).order_by("name")
     return bots.exclude(pk=exclude) if exclude else bots
-
-
-def challenge_seats(c: Challenge) -> dict[int, int]:
-    """Each game's seat of the challenger (its first move alternates)."""
-    return dict(ChallengeGame.objects.filter(challenge=c).values_list("index",
-                                                                       "challenger_seat"))
 
 
 def competition_of(match: Match) -> dict[str, str] | None:

@@ -34,7 +34,6 @@ from league.web.competition_forms import CancelForm, EntryForm, TournamentForm, 
 from league.web.competition_pages import (
     DONE,
     TournamentView,
-    challenge_seats,
     entrants_for,
     live_stamp,
     may_see_challenge,
@@ -237,9 +236,8 @@ def _challenge(request: HttpRequest, challenge_id: int) -> Challenge:
 
 def _challenge_context(c: Challenge) -> dict[str, Any]:
     page = challenge_page(c)
-    seats = challenge_seats(c)
     return {"c": c, "page": page, "done": c.state != ChallengeState.PLAYING,
-            "rows": [(g, seats.get(g.index, g.index % 2)) for g in page.games],
+            "rows": [(g, g.challenger_seat) for g in page.games],
             "played": page.wins + page.losses + page.draws,
             "live": sum(1 for g in page.games if g.status == "running")}
 
