@@ -225,7 +225,7 @@ def _bracket(state: State, entries: dict[int, Entry]) -> BracketView:
                 sides.append({"label": f"{side.source.value} of {side.node}" if side.node
                               else f"seed {side.place}"})
         columns.setdefault(section, {}).setdefault(s.round, []).append(
-            {"key": s.node.key, "sides": sides, "played": s.played,
+            {"key": s.node.key, "round": s.round, "sides": sides, "played": s.played,
              "decided": s.decided, "reset": s.node.reset})
     order = [k for k in "WLPG" if k in columns]
     return BracketView([(SECTION_TITLES[k], [columns[k][r] for r in sorted(columns[k])])

@@ -10,19 +10,100 @@ from django.views.decorators.http import require_POST
 
 from league.bots.models import Bot
 from league.bots.selectors import bot_get, owner_or_staff, version_get
-from league.bots.services import UploadError, bot_enable, bot_set_public
+from league.bots.services import (
+    UploadError,
+    bot_enable,
+    bot_set_challengeable,
+    bot_set_public,
+)
+from league.competitions.services import CompetitionError, challenge_create
 from league.ladders.services import bot_disable, bot_retire, version_upload
 from league.rate_limits import RateLimited
 from league.web import selectors
+from league.web.competition_forms import ChallengeableForm, ChallengeForm, sentence
+from league.web.competition_pages import (
+    bot_challenges,
+    bot_tournaments,
+    challenger_bots,
+    solo_games,
+)
 from league.web.forms import ModerationForm, UploadForm, VisibilityForm
 
 
 def bot(request: HttpRequest, bot_id: int) -> HttpResponse:
-    the_bot = bot_get(user=request.user, bot_id=bot_id)
+    return _bot_page(request, bot_get(user=request.user, bot_id=bot_id))
+
+
+def _bot_page(request: HttpRequest, the_bot: Bot, challenge_form: ChallengeForm | None = None,
+              status: int = 200) -> HttpResponse:
     return render(request, "web/bot.html", {
         "page": selectors.bot_page(bot=the_bot),
         "is_owner": request.user.is_authenticated and the_bot.owner_id == request.user.pk,
-        "upload_form": UploadForm(initial={"game": the_bot.game, "name": the_bot.name})})
+        "upload_form": UploadForm(initial={"game": the_bot.game, "name": the_bot.name}),
+        **_competitions(request, the_bot, challenge_form)}, status=status)
+
+
+def _competitions(request: HttpRequest, the_bot: Bot,
+                  challenge_form: ChallengeForm | None) -> dict[str, object]:
+    """The bot's tournaments and challenges, and the challenge form (or why there is none)."""
+    user = request.user
+    mine = user.is_authenticated and the_bot.owner_id == user.pk
+    why_not = ""
+    if the_bot.game in solo_games():
+        why_not = "solo"
+    elif not (the_bot.accepts_challenges or mine):
+        why_not = "refuses"
+    elif the_bot.retired or the_bot.disabled or the_bot.active_version_id is None:
+        why_not = "not playing"
+    elif not user.is_authenticated:
+        why_not = "anonymous"
+    else:
+        bots = challenger_bots(user, the_bot.game, exclude=the_bot.pk)
+        if challenge_form is None and bots.exists():
+            challenge_form = ChallengeForm(bots=bots, user=user, game=the_bot.game)
+        if challenge_form is None:
+            why_not = "no bot"
+    return {"tournaments": bot_tournaments(the_bot),
+            "challenges": bot_challenges(the_bot, user),
+            "challenge_form": challenge_form if not why_not else None,
+            "challenge_why_not": why_not}
+
+
+@login_required
+@require_POST
+def bot_challenge(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """Challenge this bot with one of the user's own: the challenge's page, or this page with
+    the form's error (a rate limit's refusal too)."""
+    target = bot_get(user=request.user, bot_id=bot_id)
+    form = ChallengeForm(request.POST, bots=challenger_bots(request.user, target.game,
+                                                            exclude=target.pk),
+                         user=request.user, game=target.game)
+    status = 400
+    if form.is_valid():
+        try:
+            made = challenge_create(user=request.user, bot=form.cleaned_data["bot"],
+                                    opponent=target, games_count=form.cleaned_data["games"])
+        except CompetitionError as error:
+            form.add_error(None, sentence(str(error)))
+        except RateLimited as refused:
+            form.add_error(None, refused.sentence())
+            status = 429
+        else:
+            return redirect("challenge", challenge_id=made.pk)
+    return _bot_page(request, target, challenge_form=form, status=status)
+
+
+@login_required
+@require_POST
+def bot_challengeable(request: HttpRequest, bot_id: int) -> HttpResponse:
+    form = ChallengeableForm(request.POST)
+    form.is_valid()  # a boolean field: always valid, absent means False
+    the_bot = bot_set_challengeable(bot=_owned_bot(request, bot_id),
+                                    accepts=form.cleaned_data["accepts"])
+    now = ("takes challenges" if the_bot.accepts_challenges
+           else "refuses challenges: its page shows no challenge form")
+    messages.success(request, f"{the_bot.name} {now}.")
+    return redirect("bot", bot_id=the_bot.pk)
 
 
 def _owned_bot(request: HttpRequest, bot_id: int) -> Bot:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from league.web import bot_views, views
+from league.web import bot_views, competition_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -18,4 +18,22 @@ urlpatterns = [
          name="version-status"),
     path("versions/<int:version_id>/source/", bot_views.version_source, name="version-source"),
     path("my/bots/", bot_views.my_bots, name="my-bots"),
+    path("ladders/<slug:slug>/challenge/", views.ladder_challenge, name="ladder-challenge"),
+    path("bots/<int:bot_id>/challenge/", bot_views.bot_challenge, name="bot-challenge"),
+    path("bots/<int:bot_id>/challengeable/", bot_views.bot_challengeable,
+         name="bot-challengeable"),
+    path("tournaments/", competition_views.tournament_list, name="tournaments"),
+    path("tournaments/new/", competition_views.tournament_new, name="tournament-new"),
+    path("tournaments/<int:tournament_id>/", competition_views.tournament, name="tournament"),
+    path("tournaments/<int:tournament_id>/status.json", competition_views.tournament_status,
+         name="tournament-status"),
+    path("tournaments/<int:tournament_id>/enter/", competition_views.tournament_enter,
+         name="tournament-enter"),
+    path("tournaments/<int:tournament_id>/withdraw/", competition_views.tournament_withdraw,
+         name="tournament-withdraw"),
+    path("tournaments/<int:tournament_id>/cancel/", competition_views.tournament_cancel_view,
+         name="tournament-cancel"),
+    path("challenges/<int:challenge_id>/", competition_views.challenge, name="challenge"),
+    path("challenges/<int:challenge_id>/status.json", competition_views.challenge_status,
+         name="challenge-status"),
 ]

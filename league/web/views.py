@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from django.conf import settings
+from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import (
     Http404,
@@ -13,17 +14,24 @@ from django.http import (
     HttpResponse,
     HttpResponseRedirect,
     JsonResponse,
+    QueryDict,
 )
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
+from django.views.decorators.http import require_POST
 
 import games
+from games.players import player_names
 from league.bots.selectors import owner_or_staff
+from league.competitions.services import CompetitionError, challenge_create
 from league.ladders.lifecycle import PLAYED
 from league.ladders.models import Ladder, Match
 from league.ladders.replays import NoFrames, match_record, may_read_log, viewer_header
 from league.ladders.selectors import Board, ladder_board, match_get, queue_counts
+from league.rate_limits import RateLimited
 from league.web import selectors
+from league.web.competition_forms import ChallengeForm, sentence
+from league.web.competition_pages import challenger_bots, competition_of, solo_games
 from league.web.match_lists import match_rows
 from replay.html_export import replay_html
 
@@ -61,7 +69,49 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def ladder(request: HttpRequest, slug: str) -> HttpResponse:
+    return _ladder_page(request, get_object_or_404(Ladder, slug=slug))
+
+
+def _builtin_form(request: HttpRequest, the_ladder: Ladder,
+                  data: QueryDict | None = None) -> ChallengeForm | None:
+    """The form challenging a built-in player, for a two-player game's ladder and a user with
+    a bot that plays it."""
+    if the_ladder.game in solo_games() or not request.user.is_authenticated:
+        return None
+    bots = challenger_bots(request.user, the_ladder.game)
+    if data is None and not bots.exists():
+        return None
+    return ChallengeForm(data, bots=bots, user=request.user, game=the_ladder.game,
+                         builtins=player_names(the_ladder.game))
+
+
+@login_required
+@require_POST
+def ladder_challenge(request: HttpRequest, slug: str) -> HttpResponse:
+    """One of the user's bots against a built-in player of the ladder's game."""
     the_ladder = get_object_or_404(Ladder, slug=slug)
+    form = _builtin_form(request, the_ladder, request.POST)
+    if form is None:
+        raise Http404("A solo game has nobody to challenge.")
+    status = 400
+    if form.is_valid():
+        try:
+            made = challenge_create(user=request.user, bot=form.cleaned_data["bot"],
+                                    builtin=form.cleaned_data["builtin"],
+                                    games_count=form.cleaned_data["games"])
+        except CompetitionError as error:
+            form.add_error(None, sentence(str(error)))
+        except RateLimited as refused:
+            form.add_error(None, refused.sentence())
+            status = 429
+        else:
+            return redirect("challenge", challenge_id=made.pk)
+    return _ladder_page(request, the_ladder, challenge_form=form, status=status)
+
+
+def _ladder_page(request: HttpRequest, the_ladder: Ladder,
+                 challenge_form: ChallengeForm | None = None, status: int = 200
+                 ) -> HttpResponse:
     query = request.GET.get("q", "").strip()[:40]
     page = Paginator(Board(the_ladder, query), BOARD_PAGE).get_page(request.GET.get("page"))
     trend_from = selectors.rating_trend(
@@ -74,7 +124,9 @@ def ladder(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "web/ladder.html", {
         "ladder": the_ladder, "game": games.make_game(the_ladder.game).describe(),
         "limits": asdict(the_ladder.sandbox_limits), "board": board, "page": page,
-        "q": query, "matches": matches})
+        "q": query, "matches": matches,
+        "challenge_form": challenge_form or _builtin_form(request, the_ladder),
+        "two_player": the_ladder.game not in solo_games()}, status=status)
 
 
 def match(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -89,7 +141,8 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
         header, no_replay = None, str(error)
     return render(request, "web/match.html", {
         "match": the_match, "players": players, "viewer_header": header,
-        "no_replay": no_replay, "viewer_modules": viewer_modules(header)})
+        "no_replay": no_replay, "viewer_modules": viewer_modules(header),
+        "competition": competition_of(the_match)})
 
 
 def match_html(request: HttpRequest, match_id: int) -> HttpResponse:

@@ -1,0 +1,264 @@
+"""Tournaments and challenges: the list, a new tournament, a tournament's page with its table,
+rounds and bracket (and the JSON its script polls while it runs), entering and withdrawing a
+bot, cancelling; a challenge's page. Challenging a bot is on the bot's page (``bot_views``),
+a built-in player on the ladder's (``views``)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_POST
+
+import games
+from league.bots.models import Bot
+from league.bots.selectors import owner_or_staff
+from league.competitions.models import Challenge, ChallengeState, Tournament
+from league.competitions.selectors import RULES, SERIES_RULE, challenge_page
+from league.competitions.services import (
+    CompetitionError,
+    entry_register,
+    entry_withdraw,
+    tournament_cancel,
+    tournament_create,
+)
+from league.rate_limits import RateLimited
+from league.web.competition_forms import CancelForm, EntryForm, TournamentForm, sentence
+from league.web.competition_pages import (
+    DONE,
+    TournamentView,
+    entrants_for,
+    live_stamp,
+    may_see_challenge,
+    registration_open,
+    solo_games,
+    soon,
+    tournament_view,
+    tournaments,
+)
+
+FAST_MS = 3000
+"""How often a page that is following play asks for news."""
+SLOW_MS = 30000
+"""How often a tournament that starts later asks (its start is not far off, or someone
+changed the field)."""
+TOURNAMENT_PARTS = ["status", "entries", "standings", "bracket", "rounds", "manage"]
+CHALLENGE_PARTS = ["summary", "games"]
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "web/tournaments.html", {"lists": tournaments()})
+
+
+@login_required
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    staff = bool(request.user.is_staff)
+    status = 200
+    if request.method == "POST":
+        form = TournamentForm(request.POST, staff=staff)
+        status = 400
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                t = tournament_create(
+                    user=request.user, name=data["name"], game=data["game"],
+                    format=data["format"], games_per_series=data["games"],
+                    rounds=data["rounds"], third_place=data["third_place"],
+                    bracket_reset=data["bracket_reset"], field_limit=data["field_limit"],
+                    registration_closes=data["registration_closes"],
+                    starts_at=data["starts_at"], official=data.get("official", False),
+                    limits=data.get("limits"), description=data["description"])
+            except CompetitionError as error:
+                form.add_error(None, sentence(str(error)))
+            except RateLimited as refused:
+                form.add_error(None, refused.sentence())
+                status = 429
+            else:
+                messages.success(request, f"{t.name} is open for registration.")
+                return redirect("tournament", tournament_id=t.pk)
+    else:
+        start = (timezone.now() + timedelta(days=1)).replace(minute=0, second=0,
+                                                             microsecond=0)
+        form = TournamentForm(staff=staff, initial={"registration_closes": start,
+                                                    "starts_at": start})
+    return render(request, "web/tournament_new.html", {
+        "form": form, "form_data": {"solo": solo_games()}}, status=status)
+
+
+# -- a tournament's page -----------------------------------------------------------------------
+
+def _tournament(tournament_id: int) -> Tournament:
+    return get_object_or_404(Tournament.objects.select_related("created_by__profile", "ladder"),
+                             pk=tournament_id)
+
+
+def _tournament_context(request: HttpRequest, t: Tournament,
+                        entry_form: EntryForm | None = None) -> dict[str, Any]:
+    view = tournament_view(t)
+    user = request.user
+    is_open = registration_open(t)
+    eligible, others = entrants_for(user, t) if is_open else ([], [])
+    if entry_form is None and eligible:
+        entry_form = EntryForm(bots=eligible, user=user, game=t.game)
+    return {
+        "view": view, "t": t, "is_open": is_open, "entry_form": entry_form,
+        "ineligible": others, "signed_in": user.is_authenticated,
+        "manage": user.is_authenticated and t.state not in DONE
+        and (user.is_staff or t.created_by_id == user.pk),
+        "may_withdraw": {e.pk for e in view.page.entries if owner_or_staff(user, e.bot)}
+        if t.state in ("draft", "registration") else set(),
+        "cancel_form": CancelForm(),
+        "due": t.starts_at <= timezone.now(),
+    }
+
+
+def _interval(view: TournamentView) -> int:
+    if view.done:
+        return 0
+    if view.t.state == "running" or soon(view.t):
+        return FAST_MS
+    return SLOW_MS
+
+
+def _parts(request: HttpRequest, prefix: str, names: list[str],
+           context: dict[str, Any]) -> dict[str, dict[str, str]]:
+    out = {}
+    for name in names:
+        html = render_to_string(f"web/{prefix}/_{name}.html", context, request=request)
+        out[name] = {"html": html, "stamp": live_stamp(html)}
+    return out
+
+
+def _changed(parts: dict[str, dict[str, str]], request: HttpRequest
+             ) -> dict[str, dict[str, str]]:
+    """The parts, each part's HTML left out where the page has it already: ``?known=``
+    lists the page's ``name:stamp`` pairs."""
+    known = dict(pair.partition(":")[::2] for pair in request.GET.get("known", "").split(",")
+                 if ":" in pair)
+    return {name: part if known.get(name) != part["stamp"] else {"stamp": part["stamp"]}
+            for name, part in parts.items()}
+
+
+def tournament(request: HttpRequest, tournament_id: int, entry_form: EntryForm | None = None,
+               status: int = 200) -> HttpResponse:
+    t = _tournament(tournament_id)
+    context = _tournament_context(request, t, entry_form)
+    parts = _parts(request, "tournament", TOURNAMENT_PARTS, context)
+    view = context["view"]
+    return render(request, "web/tournament.html", {
+        **context, "parts": {k: {"html": mark_safe(v["html"]), "stamp": v["stamp"]}
+                             for k, v in parts.items()},
+        "rules": RULES[view.fmt], "series_rule": SERIES_RULE, "interval": _interval(view),
+        "game": games.game_class(t.game).title}, status=status)
+
+
+def tournament_status(request: HttpRequest, tournament_id: int) -> JsonResponse:
+    """What the page's script polls: the state, and each live part of the page whose text
+    changed since the stamps it sent (``?known=name:stamp,...``)."""
+    t = _tournament(tournament_id)
+    context = _tournament_context(request, t)
+    view = context["view"]
+    parts = _parts(request, "tournament", TOURNAMENT_PARTS, context)
+    return JsonResponse({
+        "id": t.pk, "state": t.state, "done": view.done, "round": view.current_round,
+        "rounds": view.planned, "interval": _interval(view),
+        "parts": _changed(parts, request)})
+
+
+@login_required
+@require_POST
+def tournament_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    t = _tournament(tournament_id)
+    eligible, _ = entrants_for(request.user, t)
+    form = EntryForm(request.POST, bots=eligible, user=request.user, game=t.game)
+    if form.is_valid():
+        bot = form.cleaned_data["bot"]
+        try:
+            entry_register(tournament=t, bot=bot, user=request.user)
+        except CompetitionError as error:
+            form.add_error(None, sentence(str(error)))
+        else:
+            messages.success(request, f"{bot.name} is entered in {t.name}.")
+            return redirect("tournament", tournament_id=t.pk)
+    return tournament(request, t.pk, entry_form=form, status=400)
+
+
+@login_required
+@require_POST
+def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    t = _tournament(tournament_id)
+    given = request.POST.get("bot", "").strip()
+    bot = Bot.objects.filter(pk=int(given)).first() if given.isdigit() else None
+    if bot is None:
+        raise Http404("No such bot.")
+    try:
+        entry_withdraw(tournament=t, bot=bot, user=request.user)
+    except CompetitionError as error:
+        messages.error(request, sentence(str(error)))
+    else:
+        messages.success(request, f"{bot.name} is withdrawn from {t.name}.")
+    return redirect("tournament", tournament_id=t.pk)
+
+
+@login_required
+@require_POST
+def tournament_cancel_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    t = _tournament(tournament_id)
+    form = CancelForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        tournament_cancel(tournament=t, user=request.user, reason=reason)
+    except CompetitionError as error:
+        messages.error(request, sentence(str(error)))
+    else:
+        messages.success(request, f"{t.name} is cancelled.")
+    return redirect("tournament", tournament_id=t.pk)
+
+
+# -- a challenge's page ----------------------------------------------------------------------
+
+def _challenge(request: HttpRequest, challenge_id: int) -> Challenge:
+    c = (Challenge.objects.select_related("bot__owner__profile", "version",
+                                          "opponent__owner__profile", "opponent_version",
+                                          "challenger__profile", "ladder")
+         .filter(pk=challenge_id).first())
+    if c is None or not may_see_challenge(request.user, c):
+        raise Http404("No such challenge (or one of its bots is private).")
+    return c
+
+
+def _challenge_context(c: Challenge) -> dict[str, Any]:
+    page = challenge_page(c)
+    return {"c": c, "page": page, "done": c.state != ChallengeState.PLAYING,
+            "rows": [(g, g.challenger_seat) for g in page.games],
+            "played": page.wins + page.losses + page.draws,
+            "live": sum(1 for g in page.games if g.status == "running")}
+
+
+def challenge(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    c = _challenge(request, challenge_id)
+    context = _challenge_context(c)
+    parts = _parts(request, "challenge", CHALLENGE_PARTS, context)
+    return render(request, "web/challenge.html", {
+        **context, "interval": 0 if context["done"] else FAST_MS,
+        "parts": {k: {"html": mark_safe(v["html"]), "stamp": v["stamp"]}
+                  for k, v in parts.items()}})
+
+
+def challenge_status(request: HttpRequest, challenge_id: int) -> JsonResponse:
+    c = _challenge(request, challenge_id)
+    context = _challenge_context(c)
+    parts = _parts(request, "challenge", CHALLENGE_PARTS, context)
+    page = context["page"]
+    return JsonResponse({
+        "id": c.pk, "state": c.state, "done": context["done"],
+        "interval": 0 if context["done"] else FAST_MS,
+        "wins": page.wins, "losses": page.losses, "draws": page.draws,
+        "parts": _changed(parts, request)})
