@@ -256,7 +256,7 @@ def _bots(world: World, first: dict[type[models.Model], int], origin: datetime
     for bot in world.bots:
         yield {"id": first[Bot] + bot.index, "owner_id": first[User] + bot.owner,
                "game": bot.game, "name": bot.name, "public": bot.public,
-               "retired": bot.retired, "disabled": bot.disabled,
+               "retired": bot.retired, "disabled": bot.disabled, "accepts_challenges": True,
                "disabled_reason": "spamming the queue with copies" if bot.disabled else "",
                "active_version_id": first[BotVersion] + bot.active.index if bot.active
                else None,

@@ -32,17 +32,18 @@ from benchmarks.scale.world import (
     World,
 )
 from league.ladders.models import Ladder, Match, Participant, Replay, Standing
-from league.ladders.ratings import MODEL, START_MU, START_SIGMA
+from league.ladders.ratings import MODEL, RECENT_HALF_LIFE, START_MU, START_SIGMA
 
 MATCH_COLUMNS = ["id", "ladder_id", "kind", "seed", "status", "attempts", "claimed_by",
                  "claim_token", "heartbeat_at", "created_at", "enqueued_at", "started_at",
-                 "finished_at", "result", "reason", "detail", "moves", "duration"]
+                 "finished_at", "result", "reason", "detail", "moves", "duration", "options",
+                 "limits"]
 PARTICIPANT_COLUMNS = ["id", "match_id", "seat", "version_id", "builtin", "outcome", "score",
                        "forfeit", "forfeit_detail", "moves", "time_used", "exit", "log",
                        "mu_before", "sigma_before", "mu_after", "sigma_after"]
 REPLAY_COLUMNS = ["id", "match_id", "data", "format"]
 STANDING_COLUMNS = ["id", "ladder_id", "version_id", "mu", "sigma", "games", "wins", "losses",
-                    "draws", "score_sum", "score_sq_sum", "updated_at"]
+                    "draws", "score_sum", "score_sq_sum", "recent", "recent_at", "updated_at"]
 DRAWS = {"blokus_duo": 0.03, "stones": 0.0, "wizard_duel": 0.15}
 """How often a rated game is drawn (Stones 5x5 has no draws)."""
 LADDER_FORFEITS = 0.005
@@ -114,8 +115,14 @@ class Rating:
     score_sum: float = 0.0
     score_sq_sum: float = 0.0
     updated: float = 0.0
+    recent: float = 0.0
+    """As ``Standing.recent``: finished rated matches, each halved every half-life."""
+    recent_at: float | None = None
 
-    def count(self, outcome: str) -> None:
+    def count(self, outcome: str, t: float) -> None:
+        self.recent = (self.recent * 0.5 ** ((t - self.recent_at) / RECENT_HALF_LIFE)
+                       if self.recent_at is not None else 0.0) + 1.0
+        self.recent_at = t
         self.games += 1
         if outcome == "win":
             self.wins += 1
@@ -250,7 +257,7 @@ class Timeline:
             seat.update(mu_before=old[0], sigma_before=old[1], mu_after=new[0],
                         sigma_after=new[1])
             rating.mu, rating.sigma = new
-            rating.count(seat["outcome"])
+            rating.count(seat["outcome"], t)
             rating.updated = t
         return seats
 
@@ -299,7 +306,8 @@ class Timeline:
         chunk.matches.append((
             match_id, ladder.pk, kind, played.seed, "finished", 1, "scale@generator", "",
             ended, created, created, started, ended, played.result_json,
-            played.reason[:40], played.result["detail"], played.moves, played.duration))
+            played.reason[:40], played.result["detail"], played.moves, played.duration,
+            None, None))
         players = []
         for seat, entry in enumerate(seats):
             version: PlanVersion | None = entry.get("version")
@@ -339,6 +347,9 @@ class Timeline:
         for n, (index, rating) in enumerate(sorted(self.ratings.items())):
             version = self.world.versions[index]
             ladder = self.ladders[self.world.bots[version.bot].game]
+            recent_at = (self.origin + timedelta(seconds=rating.recent_at)
+                         if rating.recent_at is not None else None)
             yield (first_id + n, ladder.pk, self.ids.version + index, rating.mu, rating.sigma,
                    rating.games, rating.wins, rating.losses, rating.draws, rating.score_sum,
-                   rating.score_sq_sum, self.origin + timedelta(seconds=rating.updated))
+                   rating.score_sq_sum, rating.recent, recent_at,
+                   self.origin + timedelta(seconds=rating.updated))

@@ -121,6 +121,14 @@ def test_a_second_run_refuses_and_reset_replaces_only_the_generated_set(
     assert Bot.objects.filter(pk=mine.bot_id).exists()
 
 
+def test_the_standings_recount_agrees_with_the_generated_counters(
+        ladders: dict[str, Ladder]) -> None:
+    from league.ladders.recount import standings_recount
+
+    generate()
+    assert standings_recount(tolerance=1e-4) == []
+
+
 def test_it_needs_room_for_the_validation_matches(ladders: dict[str, Ladder]) -> None:
     with pytest.raises(PlanError, match="validation matches"):
         scale_data.generate(scale_data.Options(bots=20, matches=10, quiet=True))
