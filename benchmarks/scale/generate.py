@@ -255,7 +255,7 @@ def _bots(world: World, first: dict[type[models.Model], int], origin: datetime
           ) -> Iterator[dict[str, Any]]:
     for bot in world.bots:
         yield {"id": first[Bot] + bot.index, "owner_id": first[User] + bot.owner,
-               "game": bot.game, "name": bot.name, "public": bot.public,
+               "game": bot.game, "name": bot.name, "source_public": False,
                "retired": bot.retired, "disabled": bot.disabled, "accepts_challenges": True,
                "disabled_reason": "spamming the queue with copies" if bot.disabled else "",
                "active_version_id": first[BotVersion] + bot.active.index if bot.active

@@ -8,7 +8,7 @@ from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.request import Request
 
 from league.bots.models import Bot, BotVersion
-from league.bots.selectors import owner_or_staff
+from league.bots.selectors import may_download_source, owner_or_staff
 from league.competitions.models import Tournament
 
 
@@ -23,11 +23,12 @@ def require_owner(request: Request, bot: Bot, action: str) -> None:
         raise PermissionDenied(f"only the owner of {bot.name!r} can {action}")
 
 
-def require_private_access(request: Request, version: BotVersion) -> None:
+def require_source_access(request: Request, version: BotVersion) -> None:
+    """The source is its owner's and staff's, and anyone's when the owner shares it."""
+    if may_download_source(request.user, version.bot):
+        return
     require_signed_in(request)
-    if not owner_or_staff(request.user, version.bot):
-        raise PermissionDenied(f"only the owner of {version.bot.name!r} and staff can "
-                               "download its source")
+    raise PermissionDenied(f"the owner of {version.bot.name!r} does not share its source")
 
 
 def require_owner_or_staff(request: Request, bot: Bot, action: str) -> None:

@@ -13,7 +13,7 @@ from django.http import Http404
 import games
 from league.bots.models import Bot, BotVersion
 from league.bots.selectors import AnyUser as User
-from league.bots.selectors import bots_seen_by, owner_or_staff
+from league.bots.selectors import owner_or_staff
 from league.competitions.models import Challenge, Tournament
 from league.ladders.models import (
     Ladder,
@@ -50,7 +50,6 @@ def bot_list(*, user: User, game: str | None = None, owner: str | None = None
     bots = (Bot.objects.select_related("owner", "active_version")
             .defer("active_version__archive", "active_version__log")
             .order_by("game", "name"))
-    bots = bots.filter(pk__in=bots_seen_by(user).values("pk"))
     if game:
         bots = bots.filter(game=game)
     if owner:

@@ -86,20 +86,22 @@ class BotSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Bot
-        fields = ["id", "name", "game", "owner", "public", "accepts_challenges", "retired",
+        fields = ["id", "name", "game", "owner", "source_public", "accepts_challenges",
+                  "retired",
                   "disabled", "disabled_reason", "active_version", "created_at"]
 
 
 class BotChangeSerializer(serializers.Serializer):
-    public = serializers.BooleanField(required=False,
-                                      help_text="false hides the bot from everyone but you "
-                                                "and staff")
+    source_public = serializers.BooleanField(
+        required=False, help_text="true: anyone may download the bot's source; false (the "
+                                  "default): only you and staff. The bot itself, its matches "
+                                  "and replays are public either way; its logs are yours")
     accepts_challenges = serializers.BooleanField(
         required=False, help_text="false: nobody but you may challenge it")
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         if not data:
-            raise serializers.ValidationError("send public, accepts_challenges, or both")
+            raise serializers.ValidationError("send source_public, accepts_challenges, or both")
         return data
 
 

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from league.api import selectors
 from league.api.filters import BotFilters, FrameRange, MatchFilters, RankingFilters, query_filters
-from league.api.permissions import require_owner, require_private_access, require_signed_in
+from league.api.permissions import require_owner, require_signed_in, require_source_access
 from league.api.serializers import (
     BotChangeSerializer,
     BotSerializer,
@@ -33,7 +33,7 @@ from league.api.serializers import (
 from league.api.throttling import ViewerAnonThrottle, ViewerUserThrottle
 from league.bots.models import Bot
 from league.bots.selectors import bot_get, version_get
-from league.bots.services import UploadError, bot_set_challengeable, bot_set_public
+from league.bots.services import UploadError, bot_set_challengeable, bot_set_source_public
 from league.ladders.replays import NoFrames, viewer_frames, viewer_header
 from league.ladders.selectors import Board, match_get
 from league.ladders.services import bot_retire, version_upload
@@ -96,12 +96,13 @@ class BotDetail(APIView):
 
     @extend_schema(request=BotChangeSerializer, responses=BotSerializer)
     def patch(self, request: Request, bot_id: int) -> Response:
-        """Owner: make the bot public or private; take challenges to it or not."""
+        """Owner: let others download the bot's source or not; take challenges or not."""
         bot = _owned_bot(request, bot_id, "change it")
         data = BotChangeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        if "public" in data.validated_data:
-            bot = bot_set_public(bot=bot, public=data.validated_data["public"])
+        if "source_public" in data.validated_data:
+            bot = bot_set_source_public(bot=bot,
+                                        source_public=data.validated_data["source_public"])
         if "accepts_challenges" in data.validated_data:
             bot = bot_set_challengeable(bot=bot,
                                         accepts=data.validated_data["accepts_challenges"])
@@ -179,7 +180,7 @@ class VersionSource(APIView):
     def get(self, request: Request, version_id: int) -> HttpResponse:
         version = version_get(user=request.user, version_id=version_id,
                                         with_archive=True)
-        require_private_access(request, version)
+        require_source_access(request, version)
         response = HttpResponse(bytes(version.archive), content_type="application/zip")
         response["Content-Disposition"] = (
             f'attachment; filename="{version.bot.name}-v{version.number}.zip"')

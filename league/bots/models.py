@@ -17,7 +17,9 @@ class Bot(models.Model):
                               related_name="bots")
     game = models.CharField(max_length=32, choices=game_choices)
     name = models.CharField(max_length=40)
-    public = models.BooleanField(default=True)
+    source_public = models.BooleanField(default=False)
+    """Whether others may download its source. The bot itself is public whatever this says:
+    its page, versions, ratings, matches and replays; its logs are its owner's and staff's."""
     retired = models.BooleanField(default=False)
     """Retired by its owner: off the board, never scheduled, kept with its history."""
     disabled = models.BooleanField(default=False)

@@ -1,14 +1,15 @@
 """Who may see what of a bot, and the getters that apply it: the one rule for pages, the API
 and the replay viewer alike.
 
-A public bot is seen by everyone; a private one by its owner and staff. A bot's logs (what it
-wrote on stderr, a compiler's output) and its source are its owner's and staff's whatever the
-bot's visibility."""
+Every bot is public: its page, versions, ratings, matches and replays (a bot that plays on a
+public ladder is seen by those it plays). What is private is its **code** and its **logs**:
+the source may be downloaded by its owner and staff, and by anyone when the owner says so
+(``Bot.source_public``, off by default); its logs (what it wrote on stderr, a compiler's
+output) are its owner's and staff's only, whatever that says."""
 
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from league.bots.models import Bot, BotVersion
@@ -17,34 +18,29 @@ AnyUser = AbstractBaseUser | AnonymousUser
 
 
 def owner_or_staff(user: AnyUser, bot: Bot) -> bool:
-    """Whether ``user`` may read ``bot``'s logs and source (and see it when it is private)."""
+    """Whether ``user`` may read ``bot``'s logs (and always its source)."""
     return bool(user.is_authenticated and (user.is_staff or bot.owner_id == user.pk))
 
 
-def bots_seen_by(user: AnyUser) -> QuerySet[Bot]:
-    bots = Bot.objects.all()
-    if user.is_authenticated and user.is_staff:
-        return bots
-    if user.is_authenticated:
-        return bots.filter(Q(public=True) | Q(owner_id=user.pk))
-    return bots.filter(public=True)
+def may_download_source(user: AnyUser, bot: Bot) -> bool:
+    return bot.source_public or owner_or_staff(user, bot)
 
 
 def bot_get(*, user: AnyUser, bot_id: int) -> Bot:
-    """The bot, or 404 when there is none or it is private and not ``user``'s to see."""
-    bot = (bots_seen_by(user).select_related("owner__profile", "active_version")
+    """The bot, or 404 when there is none."""
+    bot = (Bot.objects.select_related("owner__profile", "active_version")
            .defer("active_version__archive", "active_version__log").filter(pk=bot_id).first())
     if bot is None:
-        raise Http404(f"no bot {bot_id} (or it is private); bots are listed at /api/bots/")
+        raise Http404(f"no bot {bot_id}; bots are listed at /api/bots/")
     return bot
 
 
 def version_get(*, user: AnyUser, version_id: int, with_archive: bool = False) -> BotVersion:
-    """The version, or 404 when there is none or its bot is not ``user``'s to see."""
+    """The version, or 404 when there is none."""
     versions = BotVersion.objects.select_related("bot__owner__profile")
     if not with_archive:
         versions = versions.defer("archive")
     version = versions.filter(pk=version_id).first()
-    if version is None or not (version.bot.public or owner_or_staff(user, version.bot)):
-        raise Http404(f"no version {version_id} (or its bot is private)")
+    if version is None:
+        raise Http404(f"no version {version_id}")
     return version

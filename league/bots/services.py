@@ -72,8 +72,9 @@ def bot_mark_disabled(*, bot: Bot, reason: str) -> None:
     Bot.objects.filter(pk=bot.pk).update(disabled=True, disabled_reason=reason[:200])
 
 
-def bot_set_public(*, bot: Bot, public: bool) -> Bot:
-    Bot.objects.filter(pk=bot.pk).update(public=public)
+def bot_set_source_public(*, bot: Bot, source_public: bool) -> Bot:
+    """Whether others may download the bot's source (its logs stay its owner's)."""
+    Bot.objects.filter(pk=bot.pk).update(source_public=source_public)
     bot.refresh_from_db()
     return bot
 

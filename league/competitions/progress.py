@@ -111,7 +111,7 @@ def _start(t: Tournament) -> int:
     playing, dropped = [], []
     for e in entries:
         bot = e.bot
-        if bot.retired or bot.disabled or bot.active_version_id is None or not bot.public:
+        if bot.retired or bot.disabled or bot.active_version_id is None:
             dropped.append(e)
             e.withdrawn = True
             e.note = "no version that plays at the start"

@@ -132,8 +132,6 @@ def tournament_create(*, user: AbstractBaseUser, name: str, game: str, format: s
 def _playable_bot(bot: Bot, game: str) -> None:
     if bot.game != game:
         raise CompetitionError(f"{bot.name} plays {bot.game}, not {game}")
-    if not bot.public:
-        raise CompetitionError(f"{bot.name} is private; only public bots take part")
     if bot.retired or bot.disabled:
         raise CompetitionError(f"{bot.name} is {'retired' if bot.retired else 'disabled'}")
     if bot.active_version_id is None:
@@ -239,8 +237,6 @@ def challenge_create(*, user: AbstractBaseUser, bot: Bot, opponent: Bot | None =
             raise CompetitionError("a bot cannot challenge itself")
         if opponent.game != bot.game:
             raise CompetitionError(f"{opponent.name} plays {opponent.game}, not {bot.game}")
-        if not opponent.public and opponent.owner_id != user.pk:
-            raise CompetitionError(f"{opponent.name} is private")
         if not opponent.accepts_challenges and opponent.owner_id != user.pk:
             raise CompetitionError(f"{opponent.name}'s owner does not take challenges to it")
         if opponent.retired or opponent.disabled or opponent.active_version_id is None:

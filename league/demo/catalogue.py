@@ -7,7 +7,7 @@ weaker ones, so the board spreads out within a few rounds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,6 +28,8 @@ class DemoBot:
     """The file read for it, when it is uploaded (not at import: an image may lack examples/)."""
     fill: tuple[tuple[str, str], ...] = ()
     """When set, ``path`` is a template and these are its fields."""
+    source_public: bool = False
+    """Its owner lets others download its source (one demo bot does, to show how)."""
 
     def read(self) -> bytes:
         if not self.fill:
@@ -73,7 +75,7 @@ DEMO_BOTS: tuple[DemoBot, ...] = (
     _builtin("stones", "monte-mia", "alice", "montecarlo", MONTE_CARLO),
     _starter("stones", "node-nora", "carol", "stones_js", "main.js"),
     _starter("stones", "plusplus-pat", "dave", "stones_cpp", "main.cpp"),
-    _starter("stones", "squeeze-sam", "bob"),
+    replace(_starter("stones", "squeeze-sam", "bob"), source_public=True),
     _builtin("blokus_duo", "greedy-gus", "bob", "greedy",
              "the biggest piece that opens the most corners for him and closes the opponent's."),
     _builtin("blokus_duo", "monte-mia", "alice", "montecarlo", MONTE_CARLO),

@@ -69,7 +69,7 @@ def demo_competitions_install() -> list[Tournament]:
                                       TournamentState.RUNNING]).exists():
             continue
         bots = list(Bot.objects.filter(game=plan.game, owner__username__in=DEMO_USERS,
-                                       retired=False, disabled=False, public=True))
+                                       retired=False, disabled=False))
         if len(bots) < 2:
             continue
         now = timezone.now()

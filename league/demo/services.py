@@ -13,7 +13,7 @@ from enum import StrEnum
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 
-from league.bots.models import BotVersion
+from league.bots.models import Bot, BotVersion
 from league.bots.services import UploadError
 from league.bots.uploads import UPLOAD_LIMITS
 from league.demo.catalogue import DEMO_BOTS, DEMO_USERS, DemoBot
@@ -112,8 +112,9 @@ def demo_bot_upload(*, bot: DemoBot, owner: AbstractBaseUser) -> Change:
               .order_by("-number").only("sha256").first())
     if latest is not None and latest.sha256 == stored_sha256(bot.filename, data):
         return Change.UNCHANGED
-    version_upload(owner=owner, game=bot.game, name=bot.name, filename=bot.filename,
-                   data=data, limited=False)
+    version = version_upload(owner=owner, game=bot.game, name=bot.name, filename=bot.filename,
+                             data=data, limited=False)
+    Bot.objects.filter(pk=version.bot_id).update(source_public=bot.source_public)
     return Change.CREATED if latest is None else Change.UPDATED
 
 

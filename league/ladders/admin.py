@@ -10,8 +10,9 @@ from league.ladders.services import bot_disable, match_rerun
 
 @admin.register(Bot)
 class BotAdmin(admin.ModelAdmin):
-    list_display = ["name", "game", "owner", "active_version", "public", "retired", "disabled"]
-    list_filter = ["game", "retired", "disabled", "public"]
+    list_display = ["name", "game", "owner", "active_version", "source_public", "retired",
+                    "disabled"]
+    list_filter = ["game", "retired", "disabled", "source_public"]
     search_fields = ["name", "owner__username"]
     readonly_fields = ["active_version", "created_at"]
     actions = ["disable", "enable"]

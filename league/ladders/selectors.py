@@ -65,7 +65,6 @@ class BoardRow:
     seeds: int
     bot_id: int = 0
     version_id: int = 0
-    public: bool = True
 
 
 BOARD_SOURCE = """
@@ -77,7 +76,7 @@ WHERE s.ladder_id = %(ladder)s AND b.game = %(game)s AND NOT b.retired AND NOT b
 """
 """A board's rows: each playing bot's active version (whose status is ``active`` while the
 bot is not retired: validation switches both at once)."""
-BOARD_COLUMNS = """b.id, b.name, b.public, u.username, s.version_id, v.number, s.games, s.mu,
+BOARD_COLUMNS = """b.id, b.name, u.username, s.version_id, v.number, s.games, s.mu,
 s.sigma, s.wins, s.losses, s.draws, s.score_sum, s.score_sq_sum"""
 BOARD_ORDER = {LadderKind.RATED: "s.mu - 3 * s.sigma DESC, s.id",
                LadderKind.SCORED: "CASE WHEN s.games > 0 THEN s.score_sum / s.games "
@@ -149,7 +148,7 @@ class Board:
         return [_board_row(self.ladder, *row) for row in rows]
 
 
-def _board_row(ladder: Ladder, rank: int, bot_id: int, name: str, public: bool, owner: str,
+def _board_row(ladder: Ladder, rank: int, bot_id: int, name: str, owner: str,
                version_id: int, number: int, games: int, mu: float, sigma: float, wins: int,
                losses: int, draws: int, score_sum: float, score_sq_sum: float) -> BoardRow:
     scored = ladder.kind == LadderKind.SCORED
@@ -159,7 +158,7 @@ def _board_row(ladder: Ladder, rank: int, bot_id: int, name: str, public: bool, 
         rating=None if scored else mu - 3 * sigma, mu=None if scored else mu,
         sigma=None if scored else sigma, wins=wins, losses=losses, draws=draws,
         mean=mean if scored and games else None, ci=ci if scored and games > 1 else None,
-        seeds=games if scored else 0, bot_id=bot_id, version_id=version_id, public=public)
+        seeds=games if scored else 0, bot_id=bot_id, version_id=version_id)
 
 
 def ladder_board(ladder: Ladder, limit: int | None = None) -> list[BoardRow]:

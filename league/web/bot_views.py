@@ -9,12 +9,12 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from league.bots.models import Bot
-from league.bots.selectors import bot_get, owner_or_staff, version_get
+from league.bots.selectors import bot_get, may_download_source, owner_or_staff, version_get
 from league.bots.services import (
     UploadError,
     bot_enable,
     bot_set_challengeable,
-    bot_set_public,
+    bot_set_source_public,
 )
 from league.competitions.services import CompetitionError, challenge_create
 from league.ladders.services import bot_disable, bot_retire, version_upload
@@ -38,6 +38,7 @@ def _bot_page(request: HttpRequest, the_bot: Bot, challenge_form: ChallengeForm 
               status: int = 200) -> HttpResponse:
     return render(request, "web/bot.html", {
         "page": selectors.bot_page(bot=the_bot),
+        "source": may_download_source(request.user, the_bot),
         "is_owner": request.user.is_authenticated and the_bot.owner_id == request.user.pk,
         "upload_form": UploadForm(initial={"game": the_bot.game, "name": the_bot.name}),
         **_competitions(request, the_bot, challenge_form)}, status=status)
@@ -128,9 +129,11 @@ def bot_retire_view(request: HttpRequest, bot_id: int) -> HttpResponse:
 def bot_visibility(request: HttpRequest, bot_id: int) -> HttpResponse:
     form = VisibilityForm(request.POST)
     form.is_valid()  # a boolean field: always valid, absent means False
-    the_bot = bot_set_public(bot=_owned_bot(request, bot_id), public=form.cleaned_data["public"])
-    messages.success(request, f"{the_bot.name} is now "
-                     f"{'public' if the_bot.public else 'private: only you and staff see it'}.")
+    the_bot = bot_set_source_public(bot=_owned_bot(request, bot_id),
+                                    source_public=form.cleaned_data["source_public"])
+    messages.success(request, f"{the_bot.name}'s source can now be downloaded by "
+                     f"{'anyone' if the_bot.source_public else 'you and staff only'}; its logs "
+                     "stay yours.")
     return redirect("bot", bot_id=the_bot.pk)
 
 
@@ -158,7 +161,8 @@ def version(request: HttpRequest, version_id: int) -> HttpResponse:
     the_version = version_get(user=request.user, version_id=version_id)
     return render(request, "web/version.html", {
         "page": selectors.version_page(version=the_version),
-        "private": owner_or_staff(request.user, the_version.bot)})
+        "private": owner_or_staff(request.user, the_version.bot),
+        "source": may_download_source(request.user, the_version.bot)})
 
 
 def version_status(request: HttpRequest, version_id: int) -> JsonResponse:
@@ -171,8 +175,8 @@ def version_status(request: HttpRequest, version_id: int) -> JsonResponse:
 def version_source(request: HttpRequest, version_id: int) -> HttpResponse:
     """The archive as uploaded (zipped), for its owner and staff only."""
     v = version_get(user=request.user, version_id=version_id, with_archive=True)
-    if not owner_or_staff(request.user, v.bot):
-        raise Http404("Only the bot's owner can download its source.")
+    if not may_download_source(request.user, v.bot):
+        raise Http404("Only the bot's owner shares this bot's source.")
     response = HttpResponse(bytes(v.archive), content_type="application/zip")
     response["Content-Disposition"] = f'attachment; filename="{v.bot.name}-v{v.number}.zip"'
     return response

@@ -20,7 +20,6 @@ from django.utils import timezone
 import games
 from games import Outcome
 from league.bots.models import Bot
-from league.bots.selectors import owner_or_staff
 from league.competitions import formats
 from league.competitions.formats import elimination, round_robin, swiss
 from league.competitions.formats.bracket import rounds_of
@@ -332,7 +331,7 @@ def entrants_for(user: AnyUser, t: Tournament) -> tuple[list[Bot], list[Bot]]:
     entered = set(Entry.objects.filter(tournament=t, withdrawn=False)
                   .values_list("bot_id", flat=True))
     mine = list(Bot.objects.filter(owner_id=user.pk, game=t.game).order_by("name"))
-    ok = [b for b in mine if b.public and not b.retired and not b.disabled
+    ok = [b for b in mine if not b.retired and not b.disabled
           and b.active_version_id is not None and b.pk not in entered]
     return ok, [b for b in mine if b not in ok and b.pk not in entered]
 
@@ -388,7 +387,7 @@ def final_summary(t: Tournament) -> dict[str, Any]:
     found = {"ranks": {row.entry.pk: row.rank for row in table},
              "field": len(table),
              "winner": None if top is None else {
-                 "bot_id": top.bot_id, "bot": top.bot.name, "public": top.bot.public,
+                 "bot_id": top.bot_id, "bot": top.bot.name,
                  "owner": top.bot.owner.get_username(),
                  "version": top.version.number if top.version else None}}
     cache.set(key, found, timeout=24 * 3600)
@@ -432,15 +431,10 @@ class BotChallenge:
     draws: int
 
 
-def may_see_challenge(user: AnyUser, c: Challenge) -> bool:
-    """A challenge is seen by whoever may see both its bots."""
-    return all(b is None or b.public or owner_or_staff(user, b) for b in (c.bot, c.opponent))
-
-
 def bot_challenges(bot: Bot, user: AnyUser, limit: int = 10) -> list[BotChallenge]:
     """The bot's latest challenges, made and received, with its games won, lost and drawn;
     those with a bot ``user`` may not see are left out."""
-    found = [c for c in challenges_of_bot(bot.pk, limit=limit) if may_see_challenge(user, c)]
+    found = challenges_of_bot(bot.pk, limit=limit)
     tallies = challenge_tallies(found)
     out = []
     for c in found:

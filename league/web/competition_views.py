@@ -36,7 +36,6 @@ from league.web.competition_pages import (
     TournamentView,
     entrants_for,
     live_stamp,
-    may_see_challenge,
     registration_open,
     solo_games,
     soon,
@@ -229,7 +228,7 @@ def _challenge(request: HttpRequest, challenge_id: int) -> Challenge:
                                           "opponent__owner__profile", "opponent_version",
                                           "challenger__profile", "ladder")
          .filter(pk=challenge_id).first())
-    if c is None or not may_see_challenge(request.user, c):
+    if c is None:
         raise Http404("No such challenge (or one of its bots is private).")
     return c
 

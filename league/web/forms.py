@@ -16,7 +16,7 @@ class UploadForm(forms.Form):
 
 
 class VisibilityForm(forms.Form):
-    public = forms.BooleanField(required=False)
+    source_public = forms.BooleanField(required=False)
 
 
 class ModerationForm(forms.Form):

@@ -25,7 +25,6 @@ from django.utils import timezone
 
 from games import Outcome
 from league.bots.models import Bot, BotVersion
-from league.bots.selectors import AnyUser, owner_or_staff
 from league.ladders.models import (
     Ladder,
     Match,
@@ -138,7 +137,7 @@ def head_to_head(*, bot: Bot, window: int = WINDOW, limit: int = HEAD_TO_HEAD_RO
                                            match__status=MatchStatus.FINISHED,
                                            match__kind=MatchKind.LADDER)
                 .exclude(version__bot=bot).exclude(version=None)
-                .values("version__bot_id", "version__bot__name", "version__bot__public")
+                .values("version__bot_id", "version__bot__name")
                 .annotate(games=Count("id"), wins=Count("id", filter=Q(outcome=Outcome.LOSS)),
                           losses=Count("id", filter=Q(outcome=Outcome.WIN)),
                           draws=Count("id", filter=Q(outcome=Outcome.DRAW)),
@@ -146,7 +145,7 @@ def head_to_head(*, bot: Bot, window: int = WINDOW, limit: int = HEAD_TO_HEAD_RO
                 .order_by("-games", "version__bot__name")[:limit])
     met = rows[0]["opponents"] if rows else 0
     return [{"bot_id": r["version__bot_id"], "name": r["version__bot__name"],
-             "public": r["version__bot__public"], **_tally(r)} for r in rows], met
+             **_tally(r)} for r in rows], met
 
 
 def results_by_seat(*, bot: Bot, window: int = WINDOW) -> list[dict[str, Any]]:
@@ -237,14 +236,12 @@ FROM bots_botversion v WHERE v.id IN ({ids})
 both run; the ORM's version of it costs more to build than to run)."""
 
 
-def user_public_bots(*, username: str, viewer: AnyUser) -> tuple[User, list[Bot]]:
+def user_bots(*, username: str) -> tuple[User, list[Bot]]:
     owner = User.objects.select_related("profile").filter(username=username).first()
     if owner is None or not owner.is_active:
         raise Http404("No such user.")
     bots = (Bot.objects.filter(owner=owner).select_related("active_version")
             .defer("active_version__archive", "active_version__log").order_by("game", "name"))
-    if not owner_or_staff(viewer, Bot(owner=owner)):
-        bots = bots.filter(public=True)
     return owner, list(bots)
 
 

@@ -175,6 +175,6 @@ def viewer_modules(header: dict | None) -> list[str]:
 
 
 def user_page(request: HttpRequest, username: str) -> HttpResponse:
-    owner, bots = selectors.user_public_bots(username=username, viewer=request.user)
+    owner, bots = selectors.user_bots(username=username)
     return render(request, "web/user.html", {"owner": owner, "bots": bots})
 

@@ -1,6 +1,7 @@
-"""A small league for the API tests, made without a worker: alice owns a public bot (an
-active version and a rejected one, both with logs) and a private one; bob owns a public bot;
-sam is staff. One finished match between alice's and bob's bots has logs and a replay."""
+"""A small league for the API tests, made without a worker: alice owns a bot (an active
+version and a rejected one, both with logs) whose source she keeps, and one whose source she
+shares; bob owns a bot; sam is staff. One finished match between alice's and bob's bots has
+logs and a replay."""
 
 from __future__ import annotations
 
@@ -28,8 +29,9 @@ class World:
     public_bot: Bot
     active: BotVersion
     rejected: BotVersion
-    private_bot: Bot
-    private_version: BotVersion
+    shared_bot: Bot
+    """Alice lets others download its source."""
+    shared_version: BotVersion
     bobs_bot: Bot
     match: Match
     tokens: dict[str, str]
@@ -63,8 +65,8 @@ def make_world() -> World:
     active = _version(alice, "alices-bot", bots.RANDOM, "active", "alice's secret plan")
     rejected = _version(alice, "alices-bot", bots.CRASH, "rejected", "oh no, alice's log",
                         "crash: exited with code 3")
-    private = _version(alice, "hidden-bot", bots.RANDOM, "active", "hidden log")
-    Bot.objects.filter(pk=private.bot_id).update(public=False)
+    shared = _version(alice, "open-bot", bots.RANDOM, "active", "open bot's log")
+    Bot.objects.filter(pk=shared.bot_id).update(source_public=True)
     bobs = _version(bob, "bobs-bot", bots.FIRST, "active", "bob's log")
     Match.objects.all().delete()  # the validation matches the uploads queued
     ladder = Ladder.objects.get(game="stones")
@@ -85,5 +87,5 @@ def make_world() -> World:
     tokens = {who: token_create(user=user, name="tests")[1]
               for who, user in (("owner", alice), ("other", bob), ("staff", sam))}
     return World(alice=alice, bob=bob, sam=sam, public_bot=active.bot, active=active,
-                 rejected=rejected, private_bot=private.bot, private_version=private,
+                 rejected=rejected, shared_bot=shared.bot, shared_version=shared,
                  bobs_bot=bobs.bot, match=match, tokens=tokens)

@@ -262,8 +262,9 @@ def test_registration_refusals(world: World, cup: Tournament) -> None:
 
     refused("anonymous", world.public_bot.pk, 401, "sign in")
     refused("other", world.public_bot.pk, 403, "only the owner of 'alices-bot' can register")
-    refused("owner", world.private_bot.pk, 400, "hidden-bot is private; only public bots")
-    refused("other", world.private_bot.pk, 400, "bot: no bot")
+    Bot.objects.filter(pk=world.shared_bot.pk).update(retired=True)
+    refused("owner", world.shared_bot.pk, 400, "open-bot is retired")
+    refused("other", world.shared_bot.pk, 403, "only the owner of 'open-bot' can register")
     refused("owner", 999999, 400, "bot: no bot 999999")
     response = world.client("owner").post("/api/tournaments/999999/entries/",
                                           {"bot": world.public_bot.pk}, format="json")
@@ -301,11 +302,11 @@ def test_withdrawing_after_the_start_is_refused(world: World, cup: Tournament) -
     assert response.json()["detail"] == \
         "swiss cup has started; entries can no longer withdraw"
     response = world.client("owner").delete(
-        f"/api/tournaments/{cup.pk}/entries/{world.private_bot.pk}/")
-    assert response.status_code == 400 and "hidden-bot is not in swiss cup" in \
+        f"/api/tournaments/{cup.pk}/entries/{world.shared_bot.pk}/")
+    assert response.status_code == 400 and "open-bot is not in swiss cup" in \
         response.json()["detail"]
     assert world.client("other").delete(
-        f"/api/tournaments/{cup.pk}/entries/{world.private_bot.pk}/").status_code == 404
+        f"/api/tournaments/{cup.pk}/entries/{world.shared_bot.pk}/").status_code == 403
 
 
 # -- cancelling ------------------------------------------------------------------------------
@@ -512,7 +513,9 @@ def test_a_challenge_is_made_and_read_by_anyone(world: World,
     assert [c["id"] for c in listed.json()["results"]] == [builtin["id"], made["id"]]
     assert [c["id"] for c in anonymous.get(
         f"/api/challenges/?bot={world.bobs_bot.pk}").json()["results"]] == [made["id"]]
-    assert anonymous.get(f"/api/challenges/?bot={world.private_bot.pk}").status_code == 404
+    assert anonymous.get(f"/api/challenges/?bot={world.shared_bot.pk}").json()[
+        "results"] == []
+    assert anonymous.get("/api/challenges/?bot=999999").status_code == 404
     assert anonymous.get("/api/challenges/?bot=x").status_code == 400
     missing = anonymous.get("/api/challenges/999999/")
     assert missing.status_code == 404 and "no challenge 999999" in missing.json()["detail"]
@@ -551,7 +554,8 @@ def test_a_challenge_reads_its_results_as_they_come(world: World) -> None:
     ("owner", {"opponent": "bobs", "games": 11}, 400, "games:"),
     ("owner", {"opponent": "public"}, 400, "a bot cannot challenge itself"),
     ("owner", {"builtin": "grandmaster"}, 400, "no built-in player 'grandmaster' for stones"),
-    ("other", {"bot": "bobs", "opponent": "private"}, 400, "opponent: no bot"),
+    ("other", {"bot": "bobs", "opponent": "retired"}, 400, "open-bot has no version that "
+                                                             "plays"),
     ("owner", {"opponent": 999999}, 400, "opponent: no bot 999999"),
     ("owner", {"opponent": "solo"}, 400, "slider0 plays g2048, not stones"),
     ("owner", {"bot": "solo", "builtin": "random"}, 400, "is a solo game: there is nobody"),
@@ -563,8 +567,10 @@ def test_a_challenge_that_cannot_be_made_says_why(world: World, who: str,
     solo = bot_field([world.alice], 1, game="g2048", prefix="slider")[0].bot_id
     if body.get("opponent") == "shy":
         Bot.objects.filter(pk=world.bobs_bot.pk).update(accepts_challenges=False)
+    if body.get("opponent") == "retired":
+        Bot.objects.filter(pk=world.shared_bot.pk).update(retired=True)
     ids = {"bobs": world.bobs_bot.pk, "shy": world.bobs_bot.pk, "public": world.public_bot.pk,
-           "private": world.private_bot.pk, "solo": solo}
+           "retired": world.shared_bot.pk, "solo": solo}
     body = {k: ids.get(v, v) if isinstance(v, str) and k != "builtin" else v
             for k, v in body.items()}
     response = challenge(world, who, **body)
@@ -593,7 +599,7 @@ def test_the_owner_turns_challenges_to_a_bot_off_and_on(world: World) -> None:
                                        format="json").status_code == status
     response = world.client("other").patch(url, {"accepts_challenges": False}, format="json")
     assert response.status_code == 200 and response.json()["accepts_challenges"] is False
-    assert response.json()["public"] is True
+    assert response.json()["source_public"] is False
     refused = challenge(world, opponent=world.bobs_bot.pk)
     assert refused.status_code == 400 and "does not take challenges" in \
         refused.json()["detail"]
@@ -602,7 +608,7 @@ def test_the_owner_turns_challenges_to_a_bot_off_and_on(world: World) -> None:
     assert challenge(world, "other", bot=other_bot, opponent=world.bobs_bot.pk
                      ).status_code == 201
     empty = world.client("other").patch(url, {}, format="json")
-    assert empty.status_code == 400 and "send public, accepts_challenges, or both" in \
+    assert empty.status_code == 400 and "send source_public, accepts_challenges, or both" in \
         empty.json()["detail"]
     assert world.client("other").patch(url, {"accepts_challenges": True},
                                        format="json").json()["accepts_challenges"] is True

@@ -40,7 +40,7 @@ def test_the_curl_examples_in_the_docs_work(ladders: dict[str, Ladder], alice: U
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     assert '"status":"validating"' in result.stdout
     assert (tmp_path / "my-bot.zip").read_bytes()[:2] == b"PK"
-    assert Bot.objects.get(name="my-bot").public is False
+    assert Bot.objects.get(name="my-bot").source_public is True
     assert Tournament.objects.get(name="Friday cup").state == "registration"
     assert '"name":"Friday cup"' in result.stdout  # the list of those open for registration
 

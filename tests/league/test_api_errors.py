@@ -139,7 +139,7 @@ def test_uploads_have_their_own_rate(world: World) -> None:
 
 def test_fields_over_a_mebibyte_are_refused_with_413(world: World) -> None:
     response = world.client("owner").patch(
-        f"/api/bots/{world.public_bot.pk}/", {"public": False, "padding": "x" * (2 * MIB)},
+        f"/api/bots/{world.public_bot.pk}/", {"source_public": False, "padding": "x" * (2 * MIB)},
         format="json")
     assert response.status_code == 413 and "over 1 MiB" in response.json()["detail"]
 

@@ -61,7 +61,7 @@ def test_rankings_page_in_the_database_and_search_keeps_the_rank(world: World) -
 def test_bots_filter_by_game_and_owner(world: World) -> None:
     client = world.client("anonymous")
     assert {b["name"] for b in client.get("/api/bots/").json()["results"]} == {
-        "alices-bot", "bobs-bot"}
+        "alices-bot", "open-bot", "bobs-bot"}
     assert [b["name"] for b in client.get("/api/bots/?owner=bob").json()["results"]] == [
         "bobs-bot"]
     assert client.get("/api/bots/?game=g2048").json()["count"] == 0
@@ -84,7 +84,8 @@ def test_matches_filter_by_ladder_bot_status_and_kind(world: World) -> None:
     assert [m["id"] for m in client.get("/api/matches/?ladder=stones").json()["results"]] == [
         world.match.pk]
     assert client.get(f"/api/matches/?bot={world.bobs_bot.pk}").json()["count"] == 1
-    assert client.get(f"/api/matches/?bot={world.private_bot.pk}").status_code == 404
+    assert client.get(f"/api/matches/?bot={world.shared_bot.pk}").json()["count"] == 0
+    assert client.get("/api/matches/?bot=999999").status_code == 404
     assert client.get("/api/matches/?status=queued").json()["count"] == 1
     assert client.get("/api/matches/?status=finished&kind=ladder").json()["count"] == 1
     assert client.get("/api/matches/?status=won").status_code == 400

@@ -47,6 +47,8 @@ def test_it_uploads_every_demo_bot_as_its_owner_with_a_validation_match() -> Non
         assert version.filename == bot.filename
         assert version.sha256 == stored_sha256(bot.filename, bot.read())
     assert Match.objects.filter(kind="validation").count() == len(DEMO_BOTS)
+    shared = {b.name for b in Bot.objects.filter(source_public=True)}
+    assert shared == {b.name for b in DEMO_BOTS if b.source_public} == {"squeeze-sam"}
     assert f"Stones: {len(STONES)} created" in out.splitlines()
     assert "password" not in out
 

@@ -1,7 +1,8 @@
-"""Nothing private leaks: private bots that fail to compile, crash with a traceback, or print to
-stderr, validated by a real worker; then every page and API answer about them, read by an
-anonymous visitor and by another user, holds no line of their source and none of their log,
-and no answer to anyone (the owner included) holds the data folder's path."""
+"""Nothing private leaks: bots whose source is not shared (the default) that fail to compile,
+crash with a traceback, or print to stderr, validated by a real worker; then every page and
+API answer about them (replays, frames and the HTML export included), read by an anonymous
+visitor and by another user, holds no line of their source and none of their log, and no
+answer to anyone (the owner included) holds the data folder's path."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from league.bots.models import BotVersion
-from league.bots.services import bot_set_public
 from league.ladders.models import Match
 from league.ladders.services import version_upload
 from tests.league.conftest import Worker, wait_validated
@@ -61,7 +61,6 @@ def test_no_source_log_or_server_path_reaches_anyone_it_should_not(
     for name, (filename, source) in sources.items():
         version = version_upload(owner=alice, game="stones", name=name, filename=filename,
                                  data=source.encode())
-        bot_set_public(bot=version.bot, public=False)
         versions.append(version)
     wait_validated(*versions, timeout=120, worker=worker)
     statuses = {v.bot.name: v.status for v in versions}
@@ -83,6 +82,12 @@ def test_no_source_log_or_server_path_reaches_anyone_it_should_not(
         for url, body in answers[who].items():
             assert "SECRET" not in body, f"{who} reads a secret at {url}: " + body[
                 max(0, body.find("SECRET") - 200):body.find("SECRET") + 100]
+    # the source (not shared): no zip for anyone but its owner, through pages or the API
+    for v in versions:
+        for url in (f"/versions/{v.pk}/source/", f"/api/versions/{v.pk}/source/"):
+            for who in ("anonymous", "bob"):
+                assert not answers[who][url].startswith("PK"), f"{who} downloads {url}"
+            assert answers["alice"][url].startswith("PK"), url
     data_folder = str(settings.DATA_DIR)
     for who, bodies in answers.items():
         for url, body in bodies.items():

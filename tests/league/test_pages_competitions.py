@@ -112,19 +112,15 @@ def test_every_competition_page_renders_for_each_role(people: People, world: dic
             assert 'href="/tournaments/"' in page, name  # the nav's entry
 
 
-def test_a_challenge_with_a_private_bot_is_seen_by_its_owners_and_staff_only(
-        people: People) -> None:
-    mine = active(people.bob, "hidden")
-    Bot.objects.filter(pk=mine.bot_id).update(public=False)
+def test_a_challenge_is_seen_by_everyone_like_any_match(people: People) -> None:
+    mine = active(people.bob, "keeps-its-source")
     theirs = active(people.alice, "open")
     made = challenge_create(user=people.bob, bot=Bot.objects.get(pk=mine.bot_id),
                             opponent=theirs.bot, games_count=1)
-    expected = {"anonymous": 404, "owner": 404, "other": 200, "staff": 200}  # bob: "other"
-    for role, status in expected.items():
-        assert client_for(role, people).get(f"/challenges/{made.pk}/").status_code == status
-    # alice's bot page lists it only for those who may see both bots
-    assert "/challenges/" not in client_for("owner", people).get(
-        f"/bots/{theirs.bot_id}/").content.decode()
+    for role in ("anonymous", "owner", "other", "staff"):
+        assert client_for(role, people).get(f"/challenges/{made.pk}/").status_code == 200
+    assert f"/challenges/{made.pk}/" in client_for("anonymous", people).get(
+        f"/bots/{theirs.bot_id}/").content.decode(), "listed on both bots' pages"
 
 
 # -- a new tournament ------------------------------------------------------------------------
@@ -199,19 +195,19 @@ def test_a_tournament_over_the_rate_limit_is_a_form_error(client: Client, people
 
 def test_entering_withdrawing_and_cancelling(people: People) -> None:
     mine = [active(people.bob, "entrant").bot, active(people.bob, "shy").bot]
-    Bot.objects.filter(pk=mine[1].pk).update(public=False)
+    Bot.objects.filter(pk=mine[1].pk).update(retired=True)
     t = open_tournament(people.alice, [], "swiss", name="Open")
     url = f"/tournaments/{t.pk}/"
     bob, alice, sam = (client_for(r, people) for r in ("other", "owner", "staff"))
 
     page = bob.get(url).content.decode()
-    assert 'id="enter-form"' in page and "shy (private)" in text(bob.get(url))
+    assert 'id="enter-form"' in page and "shy (retired)" in text(bob.get(url))
     response = bob.post(f"{url}enter/", {"bot": mine[0].pk}, follow=True)
     assert "entrant is entered in Open." in text(response)
     assert Entry.objects.filter(tournament=t, bot=mine[0], withdrawn=False).exists()
     refused = bob.post(f"{url}enter/", {"bot": mine[1].pk})
     assert refused.status_code == 400
-    assert "Shy is private; only public bots take part." in text(refused)
+    assert "Shy is retired." in text(refused)
     # another user's bot: not a choice at all
     assert alice.post(f"{url}enter/", {"bot": mine[0].pk}).status_code == 400
 

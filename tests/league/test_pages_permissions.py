@@ -23,7 +23,9 @@ SECRET_LOG = "the secret bot log of alice"
 @dataclass
 class World:
     public: BotVersion
+    """Its source is its owner's (the default)."""
     private: BotVersion
+    """Its owner shares its source: named for what it is not, private code."""
     match: Match
     token: ApiToken
 
@@ -32,8 +34,8 @@ class World:
 def world(people: People) -> World:
     public = active(people.alice, "open")
     BotVersion.objects.filter(pk=public.pk).update(log=SECRET_LOG)
-    private = active(people.alice, "secretive")
-    Bot.objects.filter(pk=private.bot_id).update(public=False)
+    private = active(people.alice, "sharing")
+    Bot.objects.filter(pk=private.bot_id).update(source_public=True)
     match = finished(public, active(people.bob, "rival"), log=SECRET_LOG)
     match.participants.filter(seat=1).update(log="the log of bob's bot")
     token, _ = token_create(user=people.alice, name="alices-laptop")
@@ -53,16 +55,16 @@ LOGIN = "login"  # redirected to the log-in page
 READS: list[tuple[str, Callable[[World], str], dict[str, int | str]]] = [
     ("public bot", lambda w: f"/bots/{w.public.bot_id}/",
      {"anonymous": 200, "owner": 200, "other": 200, "staff": 200}),
-    ("private bot", lambda w: f"/bots/{w.private.bot_id}/",
+    ("bot sharing its source", lambda w: f"/bots/{w.private.bot_id}/",
+     {"anonymous": 200, "owner": 200, "other": 200, "staff": 200}),
+    ("version", lambda w: f"/versions/{w.public.pk}/",
+     {"anonymous": 200, "owner": 200, "other": 200, "staff": 200}),
+    ("version status", lambda w: f"/versions/{w.public.pk}/status.json",
+     {"anonymous": 200, "owner": 200, "other": 200, "staff": 200}),
+    ("a source not shared", lambda w: f"/versions/{w.public.pk}/source/",
      {"anonymous": 404, "owner": 200, "other": 404, "staff": 200}),
-    ("private version", lambda w: f"/versions/{w.private.pk}/",
-     {"anonymous": 404, "owner": 200, "other": 404, "staff": 200}),
-    ("private version status", lambda w: f"/versions/{w.private.pk}/status.json",
-     {"anonymous": 404, "owner": 200, "other": 404, "staff": 200}),
-    ("public version's source", lambda w: f"/versions/{w.public.pk}/source/",
-     {"anonymous": 404, "owner": 200, "other": 404, "staff": 200}),
-    ("private version's source", lambda w: f"/versions/{w.private.pk}/source/",
-     {"anonymous": 404, "owner": 200, "other": 404, "staff": 200}),
+    ("a shared source", lambda w: f"/versions/{w.private.pk}/source/",
+     {"anonymous": 200, "owner": 200, "other": 200, "staff": 200}),
     ("match", lambda w: f"/matches/{w.match.pk}/",
      {"anonymous": 200, "owner": 200, "other": 200, "staff": 200}),
     ("tokens", lambda w: "/account/tokens/",
@@ -93,13 +95,10 @@ def test_bot_logs_are_shown_only_to_the_owner_and_staff(
         assert (SECRET_LOG in client.get(url).content.decode()) is sees, url
 
 
-@pytest.mark.parametrize(("role", "sees"), [("anonymous", False), ("owner", True),
-                                            ("other", False), ("staff", True)])
-def test_private_bots_are_listed_only_for_the_owner_and_staff(
-        people: People, world: World, role: str, sees: bool) -> None:
+@pytest.mark.parametrize("role", ["anonymous", "owner", "other", "staff"])
+def test_every_bot_is_listed_for_everyone(people: People, world: World, role: str) -> None:
     page = client_for(role, people).get("/u/alice/").content.decode()
-    assert "open" in page
-    assert ("secretive" in page) is sees
+    assert "open" in page and "sharing" in page
 
 
 @pytest.mark.parametrize("role", ["other", "staff"])
@@ -107,15 +106,15 @@ def test_nobody_sees_anothers_tokens_or_bots_on_their_own_pages(
         people: People, world: World, role: str) -> None:
     client = client_for(role, people)
     assert "alices-laptop" not in client.get("/account/tokens/").content.decode()
-    assert "secretive" not in client.get("/my/bots/").content.decode()
+    assert "sharing" not in client.get("/my/bots/").content.decode()
 
 
 def _retired(w: World) -> bool:
     return Bot.objects.get(pk=w.public.bot_id).retired
 
 
-def _private(w: World) -> bool:
-    return not Bot.objects.get(pk=w.public.bot_id).public
+def _unshared(w: World) -> bool:
+    return not Bot.objects.get(pk=w.private.bot_id).source_public
 
 
 def _revoked(w: World) -> bool:
@@ -124,7 +123,8 @@ def _revoked(w: World) -> bool:
 
 CHANGES: list[tuple[str, Callable[[World], str], Callable[[World], bool]]] = [
     ("retire", lambda w: f"/bots/{w.public.bot_id}/retire/", _retired),
-    ("make private", lambda w: f"/bots/{w.public.bot_id}/visibility/", _private),
+    ("stop sharing the source", lambda w: f"/bots/{w.private.bot_id}/visibility/",
+     _unshared),
     ("revoke token", lambda w: f"/account/tokens/{w.token.pk}/revoke/", _revoked),
 ]
 

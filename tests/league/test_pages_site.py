@@ -118,12 +118,12 @@ def test_a_forfeit_shows_its_reason_and_detail(client: Client, people: People) -
     assert "forfeit: timeout (no move within 1.0 s)" in page
 
 
-def test_the_user_page_lists_their_public_bots_only(client: Client, people: People) -> None:
+def test_the_user_page_lists_all_their_bots(client: Client, people: People) -> None:
     active(people.alice, "shown")
-    hidden = active(people.alice, "hidden")
-    Bot.objects.filter(pk=hidden.bot_id).update(public=False)
+    shared = active(people.alice, "shared")
+    Bot.objects.filter(pk=shared.bot_id).update(source_public=True)
     page = text(client.get("/u/alice/"))
-    assert "shown" in page and "hidden" not in page
+    assert "shown" in page and "shared" in page and "source shared" in page
     assert client.get("/u/nobody/").status_code == 404
 
 

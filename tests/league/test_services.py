@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from league.bots.models import Bot, BotVersion
-from league.bots.services import UploadError, bot_set_public
+from league.bots.services import UploadError, bot_set_source_public
 from league.ladders.defaults import ladders_install
 from league.ladders.matchmaking import ladder_fill, matchmaking_tick
 from league.ladders.models import Ladder, Match, MatchKind, MatchStatus, Participant
@@ -101,11 +101,12 @@ def test_a_disabled_bot_takes_no_new_version(alice: User) -> None:
                        data=b"print(1)\n")
 
 
-def test_an_owner_makes_a_bot_private_and_public(alice: User) -> None:
+def test_an_owner_shares_a_bots_source_and_stops(alice: User) -> None:
     bot = active(alice, "a").bot
-    assert bot_set_public(bot=bot, public=False).public is False
-    assert Bot.objects.get(pk=bot.pk).public is False
-    assert bot_set_public(bot=bot, public=True).public is True
+    assert bot.source_public is False, "off by default"
+    assert bot_set_source_public(bot=bot, source_public=True).source_public is True
+    assert Bot.objects.get(pk=bot.pk).source_public is True
+    assert bot_set_source_public(bot=bot, source_public=False).source_public is False
 
 
 def test_a_new_version_starts_at_its_bots_mu_with_sigma_reset(alice: User) -> None:

@@ -93,12 +93,9 @@ def _url_parts(name: str, script_prefix: str) -> tuple[str, str]:
 
 @register.filter
 def board_bot(row: BoardRow) -> str:
-    """A board row's bot: its name linked to its page (a private bot's name and a lock), and
-    the version. Escaped as template text is; a filter, not an include, for speed."""
-    if row.public:
-        name = format_html('<a href="{}">{}</a>', link(row.bot_id, "bot"), row.bot)
-    else:
-        name = format_html('{} <small title="private">🔒</small>', row.bot)
+    """A board row's bot: its name linked to its page, and the version. Escaped as template
+    text is; a filter, not an include, for speed."""
+    name = format_html('<a href="{}">{}</a>', link(row.bot_id, "bot"), row.bot)
     return format_html("{} <small>v{}</small>", name, row.version)
 
 
