@@ -10,12 +10,13 @@ against other writers while the transaction runs.
 
 from __future__ import annotations
 
+import json
 import queue
 import random
 import secrets
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from hashlib import sha256
@@ -95,9 +96,9 @@ def scale_generate(*, bots: int, matches: int, days: float = 60.0, seed: int = 1
     """Generate the data set; with ``reset`` delete a previous one first (same transaction).
     Raises ``ScaleError`` when the database is not PostgreSQL or already holds one."""
     progress = progress or Quiet()
-    if connection.vendor != "postgresql":
-        raise ScaleError("the scale data set is written with PostgreSQL's COPY: set "
-                         "DATABASE_URL=postgres://... (a database of its own is best)")
+    if connection.vendor not in ("postgresql", "sqlite"):
+        raise ScaleError("the scale data set is written to PostgreSQL (COPY) or to the "
+                         "embedded default's SQLite (batched inserts)")
     check_columns()
     summary = Summary()
     clock = time.monotonic()
@@ -130,10 +131,12 @@ def scale_generate(*, bots: int, matches: int, days: float = 60.0, seed: int = 1
         progress.stage("committing (foreign keys checked)")
     summary.seconds["commit"] = time.monotonic() - clock
     clock = time.monotonic()
-    progress.stage("VACUUM ANALYZE (fresh statistics and visibility map)")
+    progress.stage("statistics (VACUUM ANALYZE; on SQLite ANALYZE)")
     with connection.cursor() as cursor:
         for model in TABLES:
-            cursor.execute(f"VACUUM ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
+            table = connection.ops.quote_name(model._meta.db_table)
+            cursor.execute(f"VACUUM ANALYZE {table}" if connection.vendor == "postgresql"
+                           else f"ANALYZE {table}")
     summary.seconds["vacuum analyze"] = time.monotonic() - clock
     return summary
 
@@ -159,12 +162,43 @@ def _table(model: type[models.Model]) -> str:
 def _copy(cursor: Any, model: type[models.Model], columns: list[str],
           rows: Iterable[tuple]) -> int:
     names = ", ".join(connection.ops.quote_name(c) for c in columns)
+    if connection.vendor == "sqlite":
+        return _insert(cursor, model, names, columns, rows)
     n = 0
     with cursor.copy(f"COPY {_table(model)} ({names}) FROM STDIN") as copy:
         for row in rows:
             copy.write_row(row)
             n += 1
     return n
+
+
+def _insert(cursor: Any, model: type[models.Model], names: str, columns: list[str],
+            rows: Iterable[tuple]) -> int:
+    """SQLite: batched INSERTs, values in the forms Django itself writes (datetimes as UTC
+    text, JSON as text), so the league reads them as its own."""
+    fields = {f.column: f for f in model._meta.concrete_fields}
+    adapt = [_adapter(fields[c]) for c in columns]
+    sql = (f"INSERT INTO {_table(model)} ({names}) VALUES "
+           f"({', '.join(['%s'] * len(columns))})")
+    n, batch = 0, []
+    for row in rows:
+        batch.append(tuple(a(v) if a is not None and v is not None else v
+                           for a, v in zip(adapt, row, strict=True)))
+        if len(batch) == 5000:
+            cursor.executemany(sql, batch)
+            n, batch = n + len(batch), []
+    if batch:
+        cursor.executemany(sql, batch)
+        n += len(batch)
+    return n
+
+
+def _adapter(field: models.Field) -> Callable[[Any], Any] | None:
+    if isinstance(field, models.DateTimeField):
+        return connection.ops.adapt_datetimefield_value
+    if isinstance(field, models.JSONField):
+        return lambda v: v if isinstance(v, str) else json.dumps(v)
+    return None
 
 
 def _dict_rows(model: type[models.Model], rows: Iterable[dict[str, Any]]) -> Iterator[tuple]:
@@ -176,8 +210,9 @@ def _dict_rows(model: type[models.Model], rows: Iterable[dict[str, Any]]) -> Ite
 
 def _write(cursor: Any, world: World, ladders: dict[str, Ladder], pools: dict[str, Any],
            seed: int, summary: Summary, progress: Progress) -> None:
-    cursor.execute(f"LOCK TABLE {', '.join(_table(m) for m in TABLES)} "
-                   "IN SHARE ROW EXCLUSIVE MODE")
+    if connection.vendor == "postgresql":  # SQLite's write transaction locks it all anyway
+        cursor.execute(f"LOCK TABLE {', '.join(_table(m) for m in TABLES)} "
+                       "IN SHARE ROW EXCLUSIVE MODE")
     first: dict[type[models.Model], int] = {}
     for model in TABLES:
         cursor.execute(f"SELECT COALESCE(MAX(id), 0) + 1 FROM {_table(model)}")
@@ -198,7 +233,8 @@ def _write(cursor: Any, world: World, ladders: dict[str, Ladder], pools: dict[st
         BotVersion, _versions(world, first[BotVersion], first[Bot], origin)))
     progress.advance(1)
     # Bots and versions point at each other: checked now; later rows are checked as written.
-    cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    if connection.vendor == "postgresql":  # SQLite checks its (deferred) keys at commit
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
     timeline = Timeline(world, ladders, pools, Ids(match=first[Match],
                                                    participant=first[Participant],
                                                    replay=first[Replay],
@@ -214,9 +250,10 @@ def _write(cursor: Any, world: World, ladders: dict[str, Ladder], pools: dict[st
     progress.stage("standings")
     summary.standings = _copy(cursor, Standing, STANDING_COLUMNS,
                               timeline.standings(first[Standing]))
-    for model in TABLES:
-        cursor.execute("SELECT setval(pg_get_serial_sequence(%s, 'id'), "
-                       f"(SELECT MAX(id) FROM {_table(model)}))", [model._meta.db_table])
+    if connection.vendor == "postgresql":  # SQLite's next id is always the largest + 1
+        for model in TABLES:
+            cursor.execute("SELECT setval(pg_get_serial_sequence(%s, 'id'), "
+                           f"(SELECT MAX(id) FROM {_table(model)}))", [model._meta.db_table])
 
 
 def _ahead(chunks: Iterator[Chunk]) -> Iterator[Chunk]:
@@ -284,13 +321,13 @@ def _delete_generated(cursor: Any) -> int:
     user_fk = {(_table(m), f.column) for m in apps.get_models(include_auto_created=True)
                if m is not Bot for f in m._meta.concrete_fields
                if f.is_relation and f.related_model is User}
-    cursor.execute(f"CREATE TEMP TABLE scale_users ON COMMIT DROP AS SELECT id FROM {t[User]} "
+    cursor.execute(f"CREATE TEMP TABLE scale_users AS SELECT id FROM {t[User]} "
                    "WHERE email LIKE %s", ["%" + MARK])
-    cursor.execute(f"CREATE TEMP TABLE scale_bots ON COMMIT DROP AS SELECT id FROM {t[Bot]} "
+    cursor.execute(f"CREATE TEMP TABLE scale_bots AS SELECT id FROM {t[Bot]} "
                    "WHERE owner_id IN (SELECT id FROM scale_users)")
-    cursor.execute(f"CREATE TEMP TABLE scale_versions ON COMMIT DROP AS SELECT id FROM "
+    cursor.execute(f"CREATE TEMP TABLE scale_versions AS SELECT id FROM "
                    f"{t[BotVersion]} WHERE bot_id IN (SELECT id FROM scale_bots)")
-    cursor.execute(f"CREATE TEMP TABLE scale_matches ON COMMIT DROP AS SELECT DISTINCT "
+    cursor.execute(f"CREATE TEMP TABLE scale_matches AS SELECT DISTINCT "
                    f"match_id AS id FROM {t[Participant]} "
                    "WHERE version_id IN (SELECT id FROM scale_versions)")
     cursor.execute("SELECT COUNT(*) FROM scale_bots")
@@ -309,4 +346,6 @@ def _delete_generated(cursor: Any) -> int:
     ]
     for statement in statements:
         cursor.execute(statement)
+    for temp in ("scale_users", "scale_bots", "scale_versions", "scale_matches"):
+        cursor.execute(f"DROP TABLE {temp}")  # temporary: gone at commit on PostgreSQL too
     return bots

@@ -146,3 +146,34 @@ def test_the_written_out_rating_update_is_the_leagues() -> None:
         for (mu, sigma), skill in zip(ours, theirs, strict=True):
             assert mu == pytest.approx(skill.mu, abs=1e-9)
             assert sigma == pytest.approx(skill.sigma, abs=1e-9)
+
+
+def test_it_fills_the_embedded_defaults_sqlite_too(tmp_path) -> None:
+    """The same generator on SQLite (batched inserts): its counters agree with a recount and
+    the league reads what it wrote (a bot page renders)."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.league.conftest import ROOT
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"DATABASE_URL", "REDIS_URL", "CACHE_URL"}}
+    env.update(BOTLEAGUE_DATA=str(tmp_path), DJANGO_SETTINGS_MODULE="league.settings")
+    script = ("import django; django.setup()\n"
+              "from django.core.management import call_command\n"
+              "call_command('migrate', verbosity=0)\n"
+              "from benchmarks import scale_data\n"
+              "scale_data.generate(scale_data.Options(bots=30, matches=600, quiet=True))\n"
+              "from league.ladders.recount import standings_recount\n"
+              "assert standings_recount(tolerance=1e-4) == []\n"
+              "from django.test import Client\n"
+              "from league.bots.models import Bot\n"
+              "from league.ladders.models import Match\n"
+              "assert Match.objects.count() == 600\n"
+              "bot = Bot.objects.filter(active_version__isnull=False).first()\n"
+              "assert Client(HTTP_HOST='127.0.0.1').get(f'/bots/{bot.pk}/').status_code == 200\n"
+              "print('ok')\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-2000:]
