@@ -40,15 +40,17 @@ def old_counts() -> None:
     participations of every playing version, recounted from all matches)."""
     from datetime import timedelta
 
-    from django.db.models import Count, Q
+    from django.db.models import Count, F, Q
     from django.utils import timezone
 
+    from league.bots.models import BotVersion
     from league.ladders.lifecycle import OPEN
-    from league.ladders.matchmaking import playing_versions
     from league.ladders.models import Ladder, MatchKind, MatchStatus, Participant
 
     for ladder in Ladder.objects.filter(active=True, kind="rated"):
-        versions = [v.pk for v in playing_versions(ladder)]
+        versions = list(BotVersion.objects.filter(
+            bot__game=ladder.game, bot__retired=False, bot__disabled=False, status="active",
+            bot__active_version=F("pk")).values_list("pk", flat=True))
         counted = Q(match__ladder=ladder, match__kind=MatchKind.LADDER) & ~Q(
             match__status__in=[MatchStatus.CANCELLED, MatchStatus.FAILED])
         recent = Q(match__status__in=OPEN) | Q(
@@ -70,15 +72,18 @@ def full_tick() -> None:
 
 
 def placement(size: int) -> float:
+    """A newcomer placed on a board of ``size`` bots, given in board order as the league reads
+    it (``ladders.selectors.board_players``, from the board's index)."""
     from league.ladders.pairing import Entry, choose_pairings
     from league.ladders.ratings import Skill
 
     rng = random.Random(1)
     board = [Entry(key=i, skill=Skill(rng.uniform(0, 50), rng.uniform(1, 8)), placed=9)
              for i in range(size)]
-    board.append(Entry(key="new", skill=Skill(), placed=0))
+    board.insert(size // 3, Entry(key="new", skill=Skill(), placed=0))
+    board.sort(key=lambda e: e.skill.ordinal, reverse=True)
     start = time.perf_counter()
-    choose_pairings(board, 1, rng)
+    choose_pairings(board, 1, rng, ranked=True)
     return time.perf_counter() - start
 
 

@@ -12,10 +12,9 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
-from league.bots.models import BotVersion, VersionStatus
+from league.bots.models import BotVersion
 from league.ladders.lifecycle import COMPETITION_KINDS, OPEN
 from league.ladders.models import (
     Ladder,
@@ -24,10 +23,10 @@ from league.ladders.models import (
     MatchKind,
     MatchStatus,
     Participant,
-    Standing,
 )
 from league.ladders.pairing import Entry, choose_pairings, choose_seed_runs, pair_key
 from league.ladders.ratings import Skill, decayed
+from league.ladders.selectors import board_players
 from league.ladders.services import match_create, new_seed
 
 MET_WINDOW = 200
@@ -76,13 +75,6 @@ def ladder_fill(*, ladder: Ladder, target: int, rng: random.Random) -> int:
         return _fill_scored(ladder, room)
 
 
-def playing_versions(ladder: Ladder) -> list[BotVersion]:
-    """Active versions of bots that may be scheduled (not retired, not disabled)."""
-    return list(BotVersion.objects.filter(
-        bot__game=ladder.game, bot__retired=False, bot__disabled=False,
-        status=VersionStatus.ACTIVE, bot__active_version=F("pk")))
-
-
 def _open_participations(ladder: Ladder, kinds: list[str]) -> Counter[int]:
     """Each version's queued and running matches on the ladder (a few per worker slot)."""
     return Counter(Participant.objects.filter(
@@ -93,31 +85,24 @@ def _open_participations(ladder: Ladder, kinds: list[str]) -> Counter[int]:
 def _fill_rated(ladder: Ladder, pairings: int, rng: random.Random) -> int:
     """Costs the same however long the ladder has played: what a version has done is in its
     standing (finished games, a decaying count of recent ones, kept by the finishing
-    transaction), what it is doing in the few open matches."""
-    versions = {v.pk: v for v in playing_versions(ladder)}
-    if len(versions) < 2:
+    transaction), read in board order from the board's index; what it is doing, in the few
+    open matches."""
+    players = board_players(ladder)
+    if len(players) < 2:
         return 0
-    standings = {s.version_id: s for s in Standing.objects.filter(ladder=ladder,
-                                                                  version_id__in=versions)}
     playing = _open_participations(ladder, [MatchKind.LADDER])
     now = timezone.now()
-    entries = []
-    for pk in versions:
-        s = standings.get(pk)
-        done = s.games if s else 0
-        entries.append(Entry(
-            key=pk, skill=Skill(s.mu, s.sigma) if s else Skill(),
-            recent=round(decayed(s.recent, s.recent_at, now)) + playing[pk] if s
-            else playing[pk],
-            placed=(done + playing[pk]) // 2))
+    entries = [Entry(key=pk, skill=Skill(mu, sigma),
+                     recent=round(decayed(recent, since, now)) + playing[pk],
+                     placed=(games + playing[pk]) // 2)
+               for pk, mu, sigma, games, recent, since in players]
     met = _recent_meetings(ladder)
     created = 0
-    for a, b in choose_pairings(entries, pairings, rng, met):
+    for a, b in choose_pairings(entries, pairings, rng, met, ranked=True):
         seed = new_seed()
-        match_create(ladder=ladder, kind=MatchKind.LADDER, seed=seed,
-                     seats=[versions[a], versions[b]])
-        match_create(ladder=ladder, kind=MatchKind.LADDER, seed=seed,
-                     seats=[versions[b], versions[a]])
+        seats = [BotVersion(pk=a), BotVersion(pk=b)]
+        match_create(ladder=ladder, kind=MatchKind.LADDER, seed=seed, seats=seats)
+        match_create(ladder=ladder, kind=MatchKind.LADDER, seed=seed, seats=seats[::-1])
         created += 2
     return created
 
@@ -134,17 +119,18 @@ def _recent_meetings(ladder: Ladder) -> Counter:
 
 def _fill_scored(ladder: Ladder, room: int) -> int:
     """A version that has played or is playing every seed (its standing's games and its
-    open runs say so) costs nothing; only those owing seeds have theirs looked up."""
-    versions = {v.pk: v for v in playing_versions(ladder)}
-    games = dict(Standing.objects.filter(ladder=ladder, version_id__in=versions)
-                 .values_list("version_id", "games"))
+    open runs say so) costs nothing; of those owing seeds, only the ``room`` that have played
+    fewest have their seeds looked up."""
     playing = _open_participations(ladder, [MatchKind.LADDER, MatchKind.VALIDATION])
-    owing = [pk for pk in versions if games.get(pk, 0) + playing[pk] < len(ladder.seeds)]
+    owing = sorted((games + playing[pk], str(pk), pk)
+                   for pk, _, _, games, _, _ in board_players(ladder)
+                   if games + playing[pk] < len(ladder.seeds))
     if not owing:
         return 0
-    played: dict[int, set[int]] = {pk: set() for pk in owing}
+    chosen = [pk for _, _, pk in owing[:room]]
+    played: dict[int, set[int]] = {pk: set() for pk in chosen}
     for version_id, seed in Participant.objects.filter(
-            version_id__in=owing, match__ladder=ladder,
+            version_id__in=chosen, match__ladder=ladder,
             match__kind__in=[MatchKind.LADDER, MatchKind.VALIDATION],
             match__status__in=[*OPEN, MatchStatus.FINISHED]).values_list(
             "version_id", "match__seed"):
@@ -152,5 +138,5 @@ def _fill_scored(ladder: Ladder, room: int) -> int:
     runs = choose_seed_runs(played, ladder.seeds, room)
     for version_id, seed in runs:
         match_create(ladder=ladder, kind=MatchKind.LADDER, seed=seed,
-                     seats=[versions[version_id]])
+                     seats=[BotVersion(pk=version_id)])
     return len(runs)

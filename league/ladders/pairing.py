@@ -58,21 +58,24 @@ def pair_key(a: Hashable, b: Hashable) -> frozenset[Hashable]:
 
 
 def choose_pairings(entries: Sequence[Entry], count: int, rng: random.Random,
-                    met: Counter[frozenset[Hashable]] | None = None,
+                    met: Counter[frozenset[Hashable]] | None = None, ranked: bool = False,
                     ) -> list[tuple[Hashable, Hashable]]:
-    """Up to ``count`` pairings; ``met`` counts recent meetings per pair (updated in place)."""
+    """Up to ``count`` pairings; ``met`` counts recent meetings per pair (updated in place).
+    ``ranked``: ``entries`` come in board order already (the league reads them so, from the
+    board's index), so no sort is left to do and a placement costs O(n)."""
     if len(entries) < 2:
         return []
     met = met if met is not None else Counter()
     # The board once: skills do not change while a tick pairs (O(n log n), not per pairing).
-    board = sorted(entries, key=lambda e: e.skill.ordinal, reverse=True)
-    rank = {id(e): i for i, e in enumerate(board)}
+    board = list(entries) if ranked else sorted(entries, key=lambda e: e.skill.ordinal,
+                                                 reverse=True)
     pairings = []
     for _ in range(count):
         newcomers = [e for e in entries if e.placed < PLACEMENT_PAIRINGS]
         if newcomers:
             player = min(newcomers, key=lambda e: (e.placed, rng.random()))
-            opponent = _placement_opponent(player, board, rank[id(player)], met, rng)
+            at = next(i for i, e in enumerate(board) if e is player)
+            opponent = _placement_opponent(player, board, at, met, rng)
         else:
             player, opponent = _uncertain_pair(entries, board, met, rng)
         for e in (player, opponent):

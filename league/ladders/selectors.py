@@ -4,10 +4,12 @@ and recent matches, each in a fixed number of queries."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from django.db import connection
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
+from django.utils.dateparse import parse_datetime
 
 from league.bots.models import Bot
 from league.ladders.lifecycle import FINISHED, OPEN
@@ -94,6 +96,33 @@ ORDER BY rank LIMIT %(limit)s OFFSET %(offset)s
 """
 """Searching: every row of the board is ranked, then those matching are kept. The SQL is
 PostgreSQL's and SQLite's both (the embedded default): no ILIKE, an explicit escape."""
+PLAYERS_SQL = """
+SELECT s.version_id, s.mu, s.sigma, s.games, s.recent, s.recent_at FROM ladders_standing s
+JOIN bots_bot b ON b.active_version_id = s.version_id
+WHERE s.ladder_id = %(ladder)s AND NOT b.retired AND NOT b.disabled
+ORDER BY {order}
+"""
+"""What matchmaking reads of a board: every playing version (the board's rows, without what
+only a page shows), in board order, with its standing's counters."""
+
+
+def board_players(ladder: Ladder) -> list[tuple]:
+    """``(version_id, mu, sigma, games, recent, recent_at)`` of each playing version, best
+    first: one indexed query, however long the ladder has played."""
+    with connection.cursor() as cursor:
+        cursor.execute(PLAYERS_SQL.format(order=BOARD_ORDER[LadderKind(ladder.kind)]),
+                       {"ladder": ladder.pk})
+        return [(*row[:5], _aware(row[5])) for row in cursor.fetchall()]
+
+
+def _aware(value: datetime | str | None) -> datetime | None:
+    """A datetime from raw SQL: PostgreSQL gives one, SQLite the UTC text Django wrote."""
+    if value is None or isinstance(value, datetime):
+        return value
+    parsed = parse_datetime(value)
+    return parsed if parsed is None or parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
 BOARD_COUNT_SQL = """
 SELECT count(*) FROM ladders_standing s
 JOIN bots_bot b ON b.active_version_id = s.version_id
