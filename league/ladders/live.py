@@ -1,11 +1,11 @@
 """Publishing a running match's moves as they are played, so its page can show them live.
 
 The referee calls ``on_move`` from its loop; that only appends to a buffer, so a match never
-waits on the database. A thread with its own connection writes the buffer every
-``LEAGUE_LIVE_SECONDS`` (one multi-row insert). Moves still buffered when the match ends are
-dropped: its result, written next, brings the replay that replaces every live move, so a match
-shorter than the interval costs no write and no connection at all. The database is the one
-place both setups share (the embedded default has no Redis), and readers poll it:
+waits on the database. The process's side thread (``periodic``), with its own connection,
+writes the buffer every ``LEAGUE_LIVE_SECONDS`` (one multi-row insert). Moves still buffered
+when the match ends are dropped: its result, written next, brings the replay that replaces
+every live move, so a match shorter than the interval costs no write at all. The database is
+the one place both setups share (the embedded default has no Redis), and readers poll it:
 ``league.ladders.replays``.
 """
 

@@ -158,7 +158,8 @@ def _infrastructure_failure(claim: Claim, reason: str) -> RunOutcome:
 
 class Heartbeat(Every):
     """Stamps the claimed row every ``LEAGUE_HEARTBEAT_SECONDS`` while the match plays, from
-    a thread with its own connection, so the reaper can tell a live match from a lost one."""
+    the side thread and its own connection, so the reaper can tell a live match from a lost
+    one."""
 
     def __init__(self, claim: Claim) -> None:
         self.claim = claim
