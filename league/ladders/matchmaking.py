@@ -12,6 +12,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from league.bots.models import BotVersion
@@ -26,7 +28,7 @@ from league.ladders.models import (
 )
 from league.ladders.pairing import Entry, choose_pairings, choose_seed_runs, pair_key
 from league.ladders.ratings import Skill, decayed
-from league.ladders.selectors import board_players
+from league.ladders.selectors import board_players, least_played
 from league.ladders.services import match_create, new_seed
 
 MET_WINDOW = 200
@@ -40,12 +42,21 @@ def ladder_target(ladder: Ladder, ladders: int) -> int:
 
 
 def matchmaking_tick(*, rng: random.Random | None = None) -> dict[str, int]:
-    """Matches created per ladder on this beat."""
+    """Matches created per ladder on this beat. One query reads every active ladder with its
+    open matches, so ladders whose queues are full cost nothing more (the usual beat, now
+    that a finished match refills its ladder at once)."""
     rng = rng or random.Random()
-    ladders = list(Ladder.objects.filter(active=True).order_by("pk"))
-    return {ladder.slug: ladder_fill(ladder=ladder, target=ladder_target(ladder, len(ladders)),
-                                     rng=rng)
-            for ladder in ladders}
+    open_now = (Match.objects.filter(ladder=OuterRef("pk"), status__in=OPEN)
+                .exclude(kind__in=COMPETITION_KINDS).order_by()
+                .values("ladder").annotate(n=Count("pk")).values("n"))
+    ladders = list(Ladder.objects.filter(active=True).order_by("pk").annotate(
+        open_now=Coalesce(Subquery(open_now), 0)))
+    made = {}
+    for ladder in ladders:
+        target = ladder_target(ladder, len(ladders))
+        made[ladder.slug] = (ladder_fill(ladder=ladder, target=target, rng=rng)
+                             if ladder.open_now < target else 0)
+    return made
 
 
 def ladder_refill(*, ladder_id: int, rng: random.Random | None = None) -> int:
@@ -61,7 +72,7 @@ def ladder_fill(*, ladder: Ladder, target: int, rng: random.Random) -> int:
     with transaction.atomic():
         Ladder.objects.select_for_update().filter(pk=ladder.pk).first()  # one filler at once
         # competitions hold a share of their own (competitions.progress.capacity)
-        room = target - (Match.objects.filter(ladder=ladder, status__in=OPEN)
+        room = target - (Match.objects.filter(ladder=ladder, status__in=OPEN)  # again, locked
                          .exclude(kind__in=COMPETITION_KINDS).count())
         cap = settings.LEAGUE_MATCHES_PER_MINUTE
         if cap and room > 0:  # a laptop's demo may ask for less than all its cores
@@ -108,10 +119,10 @@ def _fill_rated(ladder: Ladder, pairings: int, rng: random.Random) -> int:
 
 
 def _recent_meetings(ladder: Ladder) -> Counter:
-    latest = list(Match.objects.filter(ladder=ladder, kind=MatchKind.LADDER)
-                  .order_by("-pk").values_list("pk", flat=True)[:MET_WINDOW])
+    latest = (Match.objects.filter(ladder=ladder, kind=MatchKind.LADDER)
+              .order_by("-pk").values("pk")[:MET_WINDOW])
     seats: dict[int, list[int]] = {}
-    for match_id, version_id in Participant.objects.filter(match_id__in=latest).values_list(
+    for match_id, version_id in Participant.objects.filter(match__in=latest).values_list(
             "match_id", "version_id"):
         seats.setdefault(match_id, []).append(version_id)
     return Counter(pair_key(*pair) for pair in seats.values() if len(pair) == 2)
@@ -122,12 +133,14 @@ def _fill_scored(ladder: Ladder, room: int) -> int:
     open runs say so) costs nothing; of those owing seeds, only the ``room`` that have played
     fewest have their seeds looked up."""
     playing = _open_participations(ladder, [MatchKind.LADDER, MatchKind.VALIDATION])
-    owing = sorted((games + playing[pk], str(pk), pk)
-                   for pk, _, _, games, _, _ in board_players(ladder)
-                   if games + playing[pk] < len(ladder.seeds))
+    # The ``room`` fewest by games played and playing are among the ``room + len(playing)``
+    # fewest by games played alone: no more than len(playing) of those can be playing.
+    owing = sorted((games + playing[pk], pk) for pk, games in least_played(
+        ladder, below=len(ladder.seeds), count=room + len(playing))
+        if games + playing[pk] < len(ladder.seeds))
     if not owing:
         return 0
-    chosen = [pk for _, _, pk in owing[:room]]
+    chosen = [pk for _, pk in owing[:room]]
     played: dict[int, set[int]] = {pk: set() for pk in chosen}
     for version_id, seed in Participant.objects.filter(
             version_id__in=chosen, match__ladder=ladder,

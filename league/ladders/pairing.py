@@ -33,6 +33,7 @@ MEAN_WINDOW = 1.5
 """Mean extra rank distance a pairing may span; the window is drawn anew for every pairing."""
 MISORDER_FLOOR = 0.02
 """Every pair in the window keeps at least this weight, so bots far apart still meet."""
+SQRT2 = math.sqrt(2)
 INFORMATIVE_SPREAD = MODEL.beta / 2
 """Once a pair's combined sigma is narrower than this, another game of theirs tells the board
 less and less, and their wrong-order chance counts for that much less. Two bots of equal
@@ -126,7 +127,7 @@ def _placement_opponent(player: Entry, board: list[Entry], at: int, met: Counter
 def misorder_chance(a: Skill, b: Skill) -> float:
     """How likely the board ranks the two the wrong way round, by their mu and sigma."""
     spread = math.sqrt(a.sigma ** 2 + b.sigma ** 2)
-    return 0.5 * math.erfc(abs(a.mu - b.mu) / (spread * math.sqrt(2)))
+    return 0.5 * math.erfc(abs(a.mu - b.mu) / (spread * SQRT2))
 
 
 def worth_a_game(a: Skill, b: Skill) -> float:
@@ -138,17 +139,29 @@ def worth_a_game(a: Skill, b: Skill) -> float:
 def _uncertain_pair(entries: Sequence[Entry], board: list[Entry], met: Counter,
                     rng: random.Random) -> tuple[Entry, Entry]:
     window = 1 + int(rng.expovariate(1 / MEAN_WINDOW))
-    pairs = [(a, b) for i, a in enumerate(board) for b in board[i + 1:i + 1 + window]]
+    last = len(board) - 1
     # Fair shares: a bot at either end of the board is in half as many pairs as one in the
     # middle, so each pair counts for its bots' shares of pairs; and a pair whose less busy
     # bot has played less than the ladder's average weighs more, so a bot the board is
     # already sure of still plays its part.
-    in_pairs = Counter(e.key for pair in pairs for e in pair)
     busy = 1 + sum(e.recent for e in entries) / len(entries)
-    weights = [(worth_a_game(a.skill, b.skill) + MISORDER_FLOOR)
-               / (1 + met[pair_key(a.key, b.key)])
-               * (1 / in_pairs[a.key] + 1 / in_pairs[b.key])
-               * busy / (1 + min(a.recent, b.recent)) for a, b in pairs]
+    met_keys = {key for pair in met for key in pair}  # a pair is looked up only if both met
+    pairs, weights = [], []
+    # worth_a_game and misorder_chance, inlined: this loop is the tick's inner loop
+    for i, a in enumerate(board):
+        a_pairs = min(i, window) + min(last - i, window)  # the pairs ``a`` is in
+        a_mu, a_var = a.skill.mu, a.skill.sigma ** 2
+        for j in range(i + 1, min(i + 1 + window, last + 1)):
+            b = board[j]
+            spread = math.sqrt(a_var + b.skill.sigma ** 2)
+            worth = (0.5 * math.erfc(abs(a_mu - b.skill.mu) / (spread * SQRT2))
+                     * min(1.0, spread / INFORMATIVE_SPREAD))
+            met_ab = (met[pair_key(a.key, b.key)]
+                      if a.key in met_keys and b.key in met_keys else 0)
+            pairs.append((a, b))
+            weights.append((worth + MISORDER_FLOOR) / (1 + met_ab)
+                           * (1 / a_pairs + 1 / (min(j, window) + min(last - j, window)))
+                           * busy / (1 + min(a.recent, b.recent)))
     a, b = rng.choices(pairs, weights=weights)[0]
     return (a, b) if rng.random() < 0.5 else (b, a)
 

@@ -96,23 +96,44 @@ ORDER BY rank LIMIT %(limit)s OFFSET %(offset)s
 """
 """Searching: every row of the board is ranked, then those matching are kept. The SQL is
 PostgreSQL's and SQLite's both (the embedded default): no ILIKE, an explicit escape."""
+ALL = 2**62
+"""LIMIT for "no limit" (SQLite refuses LIMIT NULL), and "no bound" for a count."""
 PLAYERS_SQL = """
-SELECT s.version_id, s.mu, s.sigma, s.games, s.recent, s.recent_at FROM ladders_standing s
-JOIN bots_bot b ON b.active_version_id = s.version_id
-WHERE s.ladder_id = %(ladder)s AND NOT b.retired AND NOT b.disabled
+SELECT s.version_id, s.mu, s.sigma, s.games, s.recent, s.recent_at FROM bots_bot b
+JOIN ladders_standing s ON s.ladder_id = %(ladder)s AND s.version_id = b.active_version_id
+WHERE b.game = %(game)s AND NOT b.retired AND NOT b.disabled AND s.games < %(below)s
 ORDER BY {order}
 """
 """What matchmaking reads of a board: every playing version (the board's rows, without what
-only a page shows), in board order, with its standing's counters."""
+only a page shows), in board order, with its standing's counters. From the game's bots (an
+index), not the ladder's standings, which keep every version that ever played."""
 
 
-def board_players(ladder: Ladder) -> list[tuple]:
+def board_players(ladder: Ladder, *, games_below: int = ALL) -> list[tuple]:
     """``(version_id, mu, sigma, games, recent, recent_at)`` of each playing version, best
-    first: one indexed query, however long the ladder has played."""
+    first, those with fewer than ``games_below`` games only: one indexed query, however long
+    the ladder has played."""
     with connection.cursor() as cursor:
         cursor.execute(PLAYERS_SQL.format(order=BOARD_ORDER[LadderKind(ladder.kind)]),
-                       {"ladder": ladder.pk})
+                       {"ladder": ladder.pk, "game": ladder.game, "below": games_below})
         return [(*row[:5], _aware(row[5])) for row in cursor.fetchall()]
+
+
+LEAST_PLAYED_SQL = """
+SELECT s.version_id, s.games FROM bots_bot b
+JOIN ladders_standing s ON s.ladder_id = %(ladder)s AND s.version_id = b.active_version_id
+WHERE b.game = %(game)s AND NOT b.retired AND NOT b.disabled AND s.games < %(below)s
+ORDER BY s.games, s.version_id LIMIT %(count)s
+"""
+
+
+def least_played(ladder: Ladder, *, below: int, count: int) -> list[tuple[int, int]]:
+    """``(version_id, games)`` of the ``count`` playing versions with fewest games, fewer than
+    ``below`` (a scored ladder's seeds): who may owe a run."""
+    with connection.cursor() as cursor:
+        cursor.execute(LEAST_PLAYED_SQL, {"ladder": ladder.pk, "game": ladder.game,
+                                          "below": below, "count": count})
+        return cursor.fetchall()
 
 
 def _aware(value: datetime | str | None) -> datetime | None:
@@ -133,10 +154,6 @@ SELECT count(*) {source}
 AND (UPPER(b.name) LIKE UPPER(%(like)s) ESCAPE '\\'
      OR UPPER(u.username) LIKE UPPER(%(like)s) ESCAPE '\\')
 """
-
-
-ALL = 2**62
-"""LIMIT for "no limit" (SQLite refuses LIMIT NULL)."""
 
 
 class Board:
