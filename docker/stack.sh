@@ -45,11 +45,11 @@ nodes_with() {  # LABEL [VALUE]: ids of the nodes whose label LABEL is VALUE (tr
 }
 
 image_tag() {  # IMAGE:latest -> the same image's content tag (docker/build-images.sh)
-  local tag
-  tag=$(docker image inspect -f '{{range .RepoTags}}{{println .}}{{end}}' "$1" 2>/dev/null \
-        | grep "^${1%:latest}:" | grep -v ':latest$' | head -n 1) \
+  local tags
+  tags=$(docker image inspect -f '{{range .RepoTags}}{{println .}}{{end}}' "$1" 2>/dev/null) \
     || die "$1 is missing here: docker/build-images.sh"
-  echo "${tag:-$1}"
+  tags=$(grep "^${1%:latest}:" <<<"$tags" | grep -v ':latest$' || true)
+  echo "${tags%%$'\n'*}" | grep . || echo "$1"  # only :latest: that, then
 }
 
 up() {
@@ -108,9 +108,11 @@ up() {
 
   # A content tag, not :latest: every node runs the same image, and a rebuilt one changes
   # the spec, so the services roll onto it.
-  export BOTLEAGUE_IMAGE_LEAGUE=${BOTLEAGUE_IMAGE_LEAGUE:-$(image_tag botleague/league:latest)}
-  export BOTLEAGUE_IMAGE_POSTGRES=${BOTLEAGUE_IMAGE_POSTGRES:-$(image_tag botleague/postgres:latest)}
-  export BOTLEAGUE_IMAGE_REDIS=${BOTLEAGUE_IMAGE_REDIS:-$(image_tag botleague/redis:latest)}
+  # (Plain assignments: `export X=$(...)` would hide a failed look-up from set -e.)
+  BOTLEAGUE_IMAGE_LEAGUE=${BOTLEAGUE_IMAGE_LEAGUE:-$(image_tag botleague/league:latest)}
+  BOTLEAGUE_IMAGE_POSTGRES=${BOTLEAGUE_IMAGE_POSTGRES:-$(image_tag botleague/postgres:latest)}
+  BOTLEAGUE_IMAGE_REDIS=${BOTLEAGUE_IMAGE_REDIS:-$(image_tag botleague/redis:latest)}
+  export BOTLEAGUE_IMAGE_LEAGUE BOTLEAGUE_IMAGE_POSTGRES BOTLEAGUE_IMAGE_REDIS
   export BOTLEAGUE_STACK=$STACK BOTLEAGUE_SECRETS_VERSION=$version BOTLEAGUE_SETTINGS_FILE=$SETTINGS
   if [ "${BOTLEAGUE_WEB_PUBLISH:-ingress}" = host ]; then
     export BOTLEAGUE_WEB_UPDATE_ORDER=stop-first
@@ -156,7 +158,8 @@ down() {
     sleep 1
   done
   for name in $(docker secret ls --filter "label=botleague.stack=$STACK" --format '{{.Name}}'); do
-    docker secret rm "$name" >/dev/null && log "secret $name removed"
+    if docker secret rm "$name" >/dev/null; then log "secret $name removed"
+    else log "secret $name is still in use: docker secret rm $name, later"; fi
   done
   if [ "$volumes" = --volumes ]; then
     for name in $(docker volume ls -q --filter "label=com.docker.stack.namespace=$STACK"); do
