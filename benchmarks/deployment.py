@@ -1,7 +1,7 @@
-"""A compose deployment for the compose tests and the throughput benchmark: its own project
-name, env file, host folder and web port; commands run through ``docker-compose``; reads
-through a Django shell in the web container (PostgreSQL and Redis are not published on the
-host)."""
+"""A deployed league for the compose tests and the throughput benchmark, as a compose project
+(``Deployment``) or a swarm stack (``Stack``): each with its own name, env file, host folder
+and web port; reads through a Django shell in a web container (PostgreSQL and Redis are not
+published on the host), writes through the API."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ import requests
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPOSE_FILE = ROOT / "docker" / "compose.yml"
+STACK_SCRIPT = ROOT / "docker" / "stack.sh"
 MARK = "@@result@@"
 
 
@@ -31,8 +32,69 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def league_env(settings: dict[str, str]) -> dict[str, str]:
+    """A deployment's env file: fresh passwords and key, then ``settings`` over them."""
+    db, broker = secrets.token_hex(12), secrets.token_hex(12)
+    return {"POSTGRES_PASSWORD": db, "POSTGRES_DB": "botleague", "REDIS_PASSWORD": broker,
+            "DATABASE_URL": f"postgres://postgres:{db}@db:5432/botleague",
+            "REDIS_URL": f"redis://:{broker}@redis:6379/0",
+            "CACHE_URL": f"redis://:{broker}@redis:6379/1",
+            "SECRET_KEY": secrets.token_urlsafe(40), "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            **settings}
+
+
+class League:
+    """What the tests ask of a deployed league, however it is deployed: a Django shell in a
+    web container, logs and containers by service, and the API at ``url``."""
+
+    url: str
+    worker: str  # the service whose containers play matches
+    sandbox: str  # "bwrap" or "docker": where its bots run
+
+    def logs(self, *services: str, tail: int = 60) -> str:
+        raise NotImplementedError
+
+    def containers(self, service: str) -> list[str]:
+        """Ids of the service's running containers."""
+        raise NotImplementedError
+
+    def shell_run(self, script: str) -> str:
+        """The output of ``manage.py shell`` given ``script`` in a web container."""
+        raise NotImplementedError
+
+    def shell(self, code: str) -> Any:
+        """Run ``code`` in a web container's Django shell; it sets ``result`` (JSON-able)."""
+        script = f"import json\nresult = None\n{code}\nprint({MARK!r} + json.dumps(result))\n"
+        out = self.shell_run(script)
+        line = next(line for line in reversed(out.splitlines()) if line.startswith(MARK))
+        return json.loads(line[len(MARK):])
+
+    # -- the API --------------------------------------------------------------------------
+    def token(self, username: str, staff: bool = False) -> str:
+        return self.shell(f"""
+from django.contrib.auth.models import User
+from league.accounts.services import token_create
+user, _ = User.objects.get_or_create(username={username!r}, defaults={{"is_staff": {staff}}})
+result = token_create(user=user, name="test")[1]
+""")
+
+    def upload(self, token: str, game: str, name: str, source: str) -> dict[str, Any]:
+        response = requests.post(f"{self.url}/api/versions/", timeout=30,
+                                 headers={"Authorization": f"Bearer {token}"},
+                                 data={"game": game, "name": name},
+                                 files={"file": ("main.py", source.encode())})
+        assert response.status_code == 201, response.text
+        return response.json()
+
+    def get(self, path: str, token: str | None = None) -> Any:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        response = requests.get(f"{self.url}{path}", headers=headers, timeout=30)
+        assert response.status_code == 200, (path, response.status_code, response.text[:500])
+        return response.json()
+
+
 @dataclass
-class Deployment:
+class Deployment(League):
     project: str
     folder: Path
     port: int = field(default_factory=free_port)
@@ -55,16 +117,9 @@ class Deployment:
         return self.folder / "env"
 
     def write_env(self) -> None:
-        db, broker = secrets.token_hex(12), secrets.token_hex(12)
-        values = {
-            "POSTGRES_PASSWORD": db, "POSTGRES_DB": "botleague", "REDIS_PASSWORD": broker,
-            "DATABASE_URL": f"postgres://postgres:{db}@db:5432/botleague",
-            "REDIS_URL": f"redis://:{broker}@redis:6379/0",
-            "CACHE_URL": f"redis://:{broker}@redis:6379/1",
-            "SECRET_KEY": secrets.token_urlsafe(40), "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            **self.settings}
         self.folder.mkdir(parents=True, exist_ok=True)
-        self.env_file.write_text("".join(f"{k}={v}\n" for k, v in values.items()))
+        self.env_file.write_text(
+            "".join(f"{k}={v}\n" for k, v in league_env(self.settings).items()))
 
     def environ(self) -> dict[str, str]:
         return {**os.environ, "BOTLEAGUE_ENV_FILE": str(self.env_file),
@@ -117,36 +172,119 @@ class Deployment:
         return self.compose("logs", "--no-color", f"--tail={tail}", *services,
                             check=False).stdout
 
-    def shell(self, code: str) -> Any:
-        """Run ``code`` in the web container's Django shell; it sets ``result`` (JSON-able)."""
-        script = f"import json\nresult = None\n{code}\nprint({MARK!r} + json.dumps(result))\n"
-        out = self.compose("exec", "-T", "web", "python", "manage.py", "shell",
-                           input=script, timeout=120).stdout
-        line = next(line for line in reversed(out.splitlines()) if line.startswith(MARK))
-        return json.loads(line[len(MARK):])
+    def shell_run(self, script: str) -> str:
+        return self.compose("exec", "-T", "web", "python", "manage.py", "shell",
+                            input=script, timeout=120).stdout
 
-    # -- the API --------------------------------------------------------------------------
-    def token(self, username: str, staff: bool = False) -> str:
-        return self.shell(f"""
-from django.contrib.auth.models import User
-from league.accounts.services import token_create
-user, _ = User.objects.get_or_create(username={username!r}, defaults={{"is_staff": {staff}}})
-result = token_create(user=user, name="test")[1]
-""")
+@dataclass
+class Stack(League):
+    """The league as a swarm stack (docker/stack.yml) through docker/stack.sh, on the swarm
+    this engine manages: its own stack name, secrets, volume and host folder; the node
+    labels it needs, added if no node has them and taken off again by ``down``."""
 
-    def upload(self, token: str, game: str, name: str, source: str) -> dict[str, Any]:
-        response = requests.post(f"{self.url}/api/versions/", timeout=30,
-                                 headers={"Authorization": f"Bearer {token}"},
-                                 data={"game": game, "name": name},
-                                 files={"file": ("main.py", source.encode())})
-        assert response.status_code == 201, response.text
-        return response.json()
+    name: str
+    folder: Path
+    port: int = field(default_factory=free_port)
+    settings: dict[str, str] = field(default_factory=dict)
+    web_replicas: int = 2
+    # "ingress": the routing mesh; "host": the port bound on the node running web (kernels
+    # without IPVS, where the mesh cannot work).
+    publish: str = "ingress"
+    worker: str = "worker"
+    # The swarm's worker is compose's worker-engine (docker/stack.yml says why).
+    sandbox: str = "docker"
+    # build_images()'s answer: the stack runs exactly these, not whatever is ``:latest``.
+    images: dict[str, str] = field(default_factory=dict)
 
-    def get(self, path: str, token: str | None = None) -> Any:
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        response = requests.get(f"{self.url}{path}", headers=headers, timeout=30)
-        assert response.status_code == 200, (path, response.status_code, response.text[:500])
-        return response.json()
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def env_file(self) -> Path:
+        return self.folder / "env"
+
+    def environ(self) -> dict[str, str]:
+        return {**os.environ, "BOTLEAGUE_STACK": self.name,
+                "BOTLEAGUE_HOST_DIR": str(self.folder / "host"),
+                "BOTLEAGUE_WEB_PORT": str(self.port),
+                "BOTLEAGUE_WEB_REPLICAS": str(self.web_replicas),
+                "BOTLEAGUE_WEB_PUBLISH": self.publish,
+                **{f"BOTLEAGUE_IMAGE_{name.split('/')[-1].upper()}": image
+                   for name, image in self.images.items()
+                   if name in ("botleague/league", "botleague/postgres", "botleague/redis")}}
+
+    def script(self, *args: str, timeout: float = 900) -> str:
+        done = subprocess.run([str(STACK_SCRIPT), *args], env=self.environ(), timeout=timeout,
+                              capture_output=True, text=True, check=False)
+        if done.returncode:
+            raise AssertionError(f"docker/stack.sh {' '.join(args)} failed ({done.returncode})"
+                                 f":\n{done.stdout}\n{done.stderr[-6000:]}")
+        return done.stderr  # what it did, one line a step
+
+    def up(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.env_file.write_text(
+            "".join(f"{k}={v}\n" for k, v in league_env(self.settings).items()))
+        self.script("up", str(self.env_file))
+        # Every task is up (stack.sh waited); the published port may take a moment more.
+        wait(lambda: requests.get(f"{self.url}/health/", timeout=5).status_code == 200, 60,
+             "web through the published port", self.logs)
+
+    def down(self) -> str:
+        """The stack, its secrets, volume and labels (stack.sh down --volumes), then the
+        host folder."""
+        try:
+            return self.script("down", "--volumes")
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    def service(self, service: str) -> str:
+        return f"{self.name}_{service}"
+
+    def containers(self, service: str) -> list[str]:
+        return docker_lines("ps", "-q", "--no-trunc", "--filter",
+                            f"label=com.docker.swarm.service.name={self.service(service)}")
+
+    def logs(self, *services: str, tail: int = 60) -> str:
+        names = services or ("web", "worker", "ticks", "beat", "migrate", "db", "redis")
+        return "\n".join(subprocess.run(
+            ["docker", "service", "logs", "--raw", f"--tail={tail}", self.service(name)],
+            capture_output=True, text=True, timeout=60, check=False).stdout for name in names)
+
+    def shell_run(self, script: str) -> str:
+        # Any running web replica: they share the database. The secrets reach the exec'd
+        # shell as they reach the service (NAME_FILE, league/env.py).
+        web = self.containers("web")
+        assert web, self.logs("web")
+        done = subprocess.run(["docker", "exec", "-i", web[0], "python", "manage.py", "shell"],
+                              input=script, capture_output=True, text=True, timeout=120,
+                              check=False)
+        if done.returncode:
+            raise AssertionError(f"manage.py shell failed:\n{done.stdout}\n{done.stderr}")
+        return done.stdout
+
+    def leftovers(self) -> dict[str, list[str]]:
+        """Whatever of this stack is still on the engine (all empty once it is down)."""
+        label = f"label=com.docker.stack.namespace={self.name}"
+        nodes = [f"{node} {key}" for node in docker_lines("node", "ls", "-q")
+                 for key, value in json.loads(docker_lines(
+                     "node", "inspect", "-f", "{{json .Spec.Labels}}", node)[0]).items()
+                 if value == self.name]
+        return {"services": docker_lines("service", "ls", "-q", "--filter", label),
+                "containers": docker_lines("ps", "-aq", "--filter", label),
+                "networks": docker_lines("network", "ls", "-q", "--filter", label),
+                "volumes": docker_lines("volume", "ls", "-q", "--filter", label),
+                "secrets": docker_lines("secret", "ls", "-q", "--filter",
+                                        f"label=botleague.stack={self.name}"),
+                "node labels": nodes,
+                "host folder": [str(self.folder)] if self.folder.exists() else []}
+
+
+def docker_lines(*args: str) -> list[str]:
+    done = subprocess.run(["docker", *args], capture_output=True, text=True, timeout=60,
+                          check=True)
+    return [line for line in done.stdout.splitlines() if line.strip()]
 
 
 def wait(condition: Callable[[], object], timeout: float, what: str,
@@ -174,9 +312,12 @@ def docker_ready() -> str | None:
     return None
 
 
-def build_images() -> None:
-    """docker/build-images.sh: a second run with nothing changed takes a few seconds."""
+def build_images() -> dict[str, str]:
+    """docker/build-images.sh: a second run with nothing changed takes a few seconds. The
+    images it made, by name, with their content tags (``botleague/league:3ced0bb2e330``):
+    ``:latest`` is whichever checkout built last on this engine."""
     done = subprocess.run([str(ROOT / "docker" / "build-images.sh")], timeout=1200,
                           capture_output=True, text=True, check=False)
     if done.returncode:
         raise AssertionError(f"docker/build-images.sh failed:\n{done.stderr[-4000:]}")
+    return {line.split(":")[0]: line for line in done.stdout.split() if ":" in line}

@@ -1,5 +1,11 @@
 """Typed readers for the environment: every setting comes from here, and a bad value stops
-the process at start with the variable's name and what it should look like."""
+the process at start with the variable's name and what it should look like.
+
+A setting may also come from a file: when ``NAME`` is unset and ``NAME_FILE`` names a file,
+its content (surrounding whitespace stripped) is the value. That is how the swarm stack hands
+over its secrets (docker/stack.yml): Docker mounts each at ``/run/secrets/<name>`` and the
+service sets only the path, so the value is in no service spec and no ``docker inspect``, yet
+every process of the container, ``docker exec`` ones included, reads the same settings."""
 
 from __future__ import annotations
 
@@ -15,6 +21,15 @@ FALSE = {"0", "false", "no", "off", ""}
 
 def _raw(name: str) -> str | None:
     value = os.environ.get(name)
+    path = os.environ.get(f"{name}_FILE") if value is None else None
+    if path:
+        try:
+            value = Path(path).read_text()
+        except OSError as error:
+            # A secret that is named but unreadable must stop the process: falling back to
+            # the default would, for DATABASE_URL, quietly run the league on SQLite.
+            raise ImproperlyConfigured(
+                f"{name}_FILE={path!r}: cannot read it ({error.strerror})") from None
     return None if value is None else value.strip()
 
 

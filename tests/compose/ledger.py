@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchmarks.deployment import Deployment, wait
+from benchmarks.deployment import League, wait
 
 LEDGER = """
 from collections import defaultdict
@@ -43,11 +43,11 @@ result = {"statuses": dict(statuses), "problems": problems, "failed": failed,
 """
 
 
-def ledger(dep: Deployment) -> dict[str, Any]:
+def ledger(dep: League) -> dict[str, Any]:
     return dep.shell(LEDGER)
 
 
-def matches(dep: Deployment, ids: list[int]) -> dict[int, dict[str, Any]]:
+def matches(dep: League, ids: list[int]) -> dict[int, dict[str, Any]]:
     rows = dep.shell(f"""
 from league.ladders.models import Match
 result = list(Match.objects.filter(pk__in={ids!r}).values("pk", "status", "attempts",
@@ -56,7 +56,7 @@ result = list(Match.objects.filter(pk__in={ids!r}).values("pk", "status", "attem
     return {row["pk"]: row for row in rows}
 
 
-def in_flight(dep: Deployment, at_least: int = 1, timeout: float = 90) -> list[int]:
+def in_flight(dep: League, at_least: int = 1, timeout: float = 90) -> list[int]:
     """Ids of running matches, once at least ``at_least`` are running."""
     found: list[int] = []
 
@@ -70,12 +70,12 @@ def in_flight(dep: Deployment, at_least: int = 1, timeout: float = 90) -> list[i
     return list(found)
 
 
-def set_matchmaking(dep: Deployment, on: bool) -> None:
+def set_matchmaking(dep: League, on: bool) -> None:
     dep.shell(f"from league.ladders.models import Ladder\n"
               f"Ladder.objects.update(active={on})")
 
 
-def settle(dep: Deployment, timeout: float = 180) -> dict[str, Any]:
+def settle(dep: League, timeout: float = 180) -> dict[str, Any]:
     """Stop making matches, wait until every open one has ended, read the books, and make
     matches again. Beat stays up: its reaper is what brings lost matches back."""
     set_matchmaking(dep, False)

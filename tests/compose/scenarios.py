@@ -5,9 +5,10 @@ a worker whose sandbox cannot work."""
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Callable
 from typing import Any
 
-from benchmarks.deployment import Deployment, wait
+from benchmarks.deployment import Deployment, League, wait
 from tests.compose.ledger import in_flight, ledger, matches, set_matchmaking, settle
 from tests.league import bots
 from tests.sandbox.conftest import slot_processes
@@ -63,7 +64,7 @@ run(play)
 """
 
 
-def probe_stays_confined(dep: Deployment) -> None:
+def probe_stays_confined(dep: League) -> None:
     """A probe uploaded through the API (with an opponent, should the ladder be empty) is
     validated, plays a rated ladder match, and its log in the replay (its owner's view) says
     it reached nothing."""
@@ -88,7 +89,7 @@ result = list(Participant.objects.filter(version_id={version['id']}, match__kind
     assert "CONFINED uid 6" in probe["log"], probe["log"]
 
 
-def assert_all_finished_once(dep: Deployment, ids: list[int]) -> dict[str, Any]:
+def assert_all_finished_once(dep: League, ids: list[int]) -> dict[str, Any]:
     books = settle(dep)
     assert books["problems"] == [], books["problems"]
     ended = matches(dep, ids)
@@ -97,7 +98,7 @@ def assert_all_finished_once(dep: Deployment, ids: list[int]) -> dict[str, Any]:
     return books
 
 
-def steady_players(dep: Deployment) -> list[dict[str, Any]]:
+def steady_players(dep: League) -> list[dict[str, Any]]:
     """Two slow bots on Stones (0.3 s a move), validated: matches last long enough to be hit
     mid-way."""
     token = dep.token("carol")
@@ -112,9 +113,11 @@ def docker(*args: str) -> None:
     subprocess.run(["docker", *args], check=True, capture_output=True, timeout=120)
 
 
-def sigkill_mid_match(dep: Deployment) -> tuple[list[int], list[int]]:
-    """SIGKILL the worker container holding a running match, then start it again: the ids
-    that were in flight, and those the killed worker was playing."""
+def sigkill_mid_match(dep: League, comes_back: Callable[[str], None] | None = None
+                      ) -> tuple[list[int], list[int]]:
+    """SIGKILL the worker container holding a running match, then start it again (or, with
+    ``comes_back``, leave that to it: a swarm starts a new one): the ids that were in flight,
+    and those the killed worker was playing."""
     for _ in range(5):  # a match may end between our look and the kill: look again
         ids = in_flight(dep, timeout=180)
         host = dep.shell(f"from league.ladders.models import Match\n"
@@ -129,7 +132,10 @@ def sigkill_mid_match(dep: Deployment) -> tuple[list[int], list[int]]:
             # running on the host (their cgroups go with the next use of their slots).
             wait(lambda: not slot_processes(), 10, "the killed worker's bots gone",
                  lambda: str(slot_processes()))
-        docker("start", victim)  # the machine comes back
+        if comes_back is None:
+            docker("start", victim)  # the machine comes back
+        else:
+            comes_back(victim)
         if killed:
             return ids, killed
     raise AssertionError("no match was running on the killed worker")
