@@ -137,11 +137,13 @@ def least_played(ladder: Ladder, *, below: int, count: int) -> list[tuple[int, i
 
 
 def _aware(value: datetime | str | None) -> datetime | None:
-    """A datetime from raw SQL: PostgreSQL gives one, SQLite the UTC text Django wrote."""
-    if value is None or isinstance(value, datetime):
+    """A datetime from raw SQL, in UTC: PostgreSQL gives an aware one; SQLite (the embedded
+    default) a naive one, or the UTC text Django wrote when the column's type is unknown."""
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    if value is None or value.tzinfo:
         return value
-    parsed = parse_datetime(value)
-    return parsed if parsed is None or parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    return value.replace(tzinfo=UTC)
 
 
 BOARD_COUNT_SQL = """

@@ -97,6 +97,11 @@ def test_dev_up_runs_the_league_on_sqlite_and_ctrl_c_leaves_nothing(tmp_path: Pa
             os.killpg(up.pid, signal.SIGKILL)
             up.wait()
     assert "stopping web, worker and beat" in out.read_text()
+    # every process ran clean: a failing periodic task (the ticks) is only a log line
+    for log in sorted((data / "logs").glob("*.log")):
+        failed = [line for line in log.read_text().splitlines()
+                  if " ERROR " in line or line.startswith("Traceback")]
+        assert not failed, f"{log.name}: {failed[:3]}"
     time.sleep(0.5)
     assert processes_with(f"BOTLEAGUE_DATA={data}") == []
     assert leftovers() == []
