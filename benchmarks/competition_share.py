@@ -7,7 +7,7 @@ league with no tournament (the ladders' baseline).
     .venv/bin/python -m benchmarks.competition_share [--entries 64] [--window 60] [--slots 2]
 
 PostgreSQL and Redis (a scratch database, Redis db 14), a real worker with ``--slots``
-processes and a real beat (matchmaking and the competitions' tick every second). The
+processes, a ticks worker and a real beat (matchmaking and the competitions' tick every second). The
 documented share (``docs/league.md``, "Competitions"): a running tournament never holds the
 ladders back below half the workers, or below what they used alone when that is less; the
 competitions take what is left. Target: the ladder keeps at least 90 % of that.
@@ -89,8 +89,10 @@ def main() -> None:
     versions = [version_upload(owner=owner, game="stones", name=f"b{i}", filename="main.py",
                                data=source + f"\n# {i}\n".encode(), limited=False)
                 for i in range(args.entries)]
-    worker = spawn(["worker", "-l", "warning", "-c", str(args.slots), "--without-mingle",
-                    "--without-gossip"], data / "worker.log", args.slots)
+    worker = spawn(["worker", "-l", "warning", "-c", str(args.slots), "-Q", "celery",
+                    "--without-mingle", "--without-gossip"], data / "worker.log", args.slots)
+    ticks = spawn(["worker", "-l", "warning", "-c", "1", "-Q", "ticks", "-n", "ticks@%h",
+                   "--without-mingle", "--without-gossip"], data / "ticks.log", args.slots)
     beat = spawn(["beat", "-l", "warning", "--schedule", str(data / "beat")],
                  data / "beat.log", args.slots)
     try:
@@ -116,7 +118,7 @@ def main() -> None:
         both = busy_seconds(t1, time.time())
         still = Tournament.objects.get(pk=t.pk).state
     finally:
-        for process in (beat, worker):
+        for process in (beat, ticks, worker):
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
         drop_database()
