@@ -27,9 +27,9 @@ from league.ladders.models import (
     Participant,
 )
 from league.ladders.pairing import Entry, choose_pairings, choose_seed_runs, pair_key
-from league.ladders.ratings import Skill, decayed
+from league.ladders.ratings import Skill
 from league.ladders.selectors import board_players, least_played
-from league.ladders.services import match_create, new_seed
+from league.ladders.services import matches_create, new_seed
 
 MET_WINDOW = 200
 """How many of a ladder's latest matches count as recent meetings."""
@@ -70,10 +70,12 @@ def ladder_refill(*, ladder_id: int, rng: random.Random | None = None) -> int:
 
 def ladder_fill(*, ladder: Ladder, target: int, rng: random.Random) -> int:
     with transaction.atomic():
-        Ladder.objects.select_for_update().filter(pk=ladder.pk).first()  # one filler at once
-        # competitions hold a share of their own (competitions.progress.capacity)
-        room = target - (Match.objects.filter(ladder=ladder, status__in=OPEN)  # again, locked
-                         .exclude(kind__in=COMPETITION_KINDS).count())
+        Ladder.objects.select_for_update().filter(pk=ladder.pk).values_list("pk").first()
+        # one filler at a time; then what the ladder has open, read again under the lock
+        seats = list(Participant.objects.filter(match__ladder=ladder, match__status__in=OPEN)
+                     .exclude(match__kind__in=COMPETITION_KINDS)  # competitions: their share
+                     .values_list("match_id", "match__kind", "version_id"))
+        room = target - len({match_id for match_id, _, _ in seats})
         cap = settings.LEAGUE_MATCHES_PER_MINUTE
         if cap and room > 0:  # a laptop's demo may ask for less than all its cores
             made = Match.objects.filter(created_at__gte=timezone.now() - timedelta(minutes=1),
@@ -82,40 +84,30 @@ def ladder_fill(*, ladder: Ladder, target: int, rng: random.Random) -> int:
         if room <= 0:
             return 0
         if ladder.kind == LadderKind.RATED:
-            return _fill_rated(ladder, math.ceil(room / 2), rng)
-        return _fill_scored(ladder, room)
+            playing = Counter(v for _, kind, v in seats if kind == MatchKind.LADDER)
+            return _fill_rated(ladder, math.ceil(room / 2), playing, rng)
+        return _fill_scored(ladder, room, Counter(v for _, _, v in seats))
 
 
-def _open_participations(ladder: Ladder, kinds: list[str]) -> Counter[int]:
-    """Each version's queued and running matches on the ladder (a few per worker slot)."""
-    return Counter(Participant.objects.filter(
-        match__ladder=ladder, match__kind__in=kinds, match__status__in=OPEN)
-        .values_list("version_id", flat=True))
-
-
-def _fill_rated(ladder: Ladder, pairings: int, rng: random.Random) -> int:
+def _fill_rated(ladder: Ladder, pairings: int, playing: Counter[int],
+                rng: random.Random) -> int:
     """Costs the same however long the ladder has played: what a version has done is in its
     standing (finished games, a decaying count of recent ones, kept by the finishing
-    transaction), read in board order from the board's index; what it is doing, in the few
-    open matches."""
+    transaction), read in board order from the board's index; what it is doing (``playing``:
+    its open matches), in the few open matches."""
     players = board_players(ladder)
     if len(players) < 2:
         return 0
-    playing = _open_participations(ladder, [MatchKind.LADDER])
-    now = timezone.now()
     entries = [Entry(key=pk, skill=Skill(mu, sigma),
-                     recent=round(decayed(recent, since, now)) + playing[pk],
-                     placed=(games + playing[pk]) // 2)
-               for pk, mu, sigma, games, recent, since in players]
+                     recent=round(recent) + playing.get(pk, 0),
+                     placed=(games + playing.get(pk, 0)) // 2)
+               for pk, mu, sigma, games, recent in players]
     met = _recent_meetings(ladder)
-    created = 0
+    games = []
     for a, b in choose_pairings(entries, pairings, rng, met, ranked=True):
-        seed = new_seed()
-        seats = [BotVersion(pk=a), BotVersion(pk=b)]
-        match_create(ladder=ladder, kind=MatchKind.LADDER, seed=seed, seats=seats)
-        match_create(ladder=ladder, kind=MatchKind.LADDER, seed=seed, seats=seats[::-1])
-        created += 2
-    return created
+        seed, seats = new_seed(), [BotVersion(pk=a), BotVersion(pk=b)]
+        games += [(seed, seats), (seed, seats[::-1])]
+    return len(matches_create(ladder=ladder, kind=MatchKind.LADDER, games=games))
 
 
 def _recent_meetings(ladder: Ladder) -> Counter:
@@ -128,11 +120,10 @@ def _recent_meetings(ladder: Ladder) -> Counter:
     return Counter(pair_key(*pair) for pair in seats.values() if len(pair) == 2)
 
 
-def _fill_scored(ladder: Ladder, room: int) -> int:
+def _fill_scored(ladder: Ladder, room: int, playing: Counter[int]) -> int:
     """A version that has played or is playing every seed (its standing's games and its
-    open runs say so) costs nothing; of those owing seeds, only the ``room`` that have played
-    fewest have their seeds looked up."""
-    playing = _open_participations(ladder, [MatchKind.LADDER, MatchKind.VALIDATION])
+    open runs, ``playing``, say so) costs nothing; of those owing seeds, only the ``room``
+    that have played fewest have their seeds looked up."""
     # The ``room`` fewest by games played and playing are among the ``room + len(playing)``
     # fewest by games played alone: no more than len(playing) of those can be playing.
     owing = sorted((games + playing[pk], pk) for pk, games in least_played(
@@ -149,7 +140,5 @@ def _fill_scored(ladder: Ladder, room: int) -> int:
             "version_id", "match__seed"):
         played[version_id].add(seed)
     runs = choose_seed_runs(played, ladder.seeds, room)
-    for version_id, seed in runs:
-        match_create(ladder=ladder, kind=MatchKind.LADDER, seed=seed,
-                     seats=[BotVersion(pk=version_id)])
-    return len(runs)
+    return len(matches_create(ladder=ladder, kind=MatchKind.LADDER, games=[
+        (seed, [BotVersion(pk=version_id)]) for version_id, seed in runs]))

@@ -92,14 +92,29 @@ def match_create(*, ladder: Ladder, kind: str, seed: int,
     """A queued match with one participant per seat (a version, or a built-in player's name),
     on the ladder's options and limits unless given its own; its task is sent once the
     surrounding transaction commits."""
-    match = Match.objects.create(ladder=ladder, kind=kind, seed=seed, options=options,
-                                 limits=limits)
+    [match] = matches_create(ladder=ladder, kind=kind, games=[(seed, seats)], options=options,
+                             limits=limits)
+    return match
+
+
+def matches_create(*, ladder: Ladder, kind: str,
+                   games: Sequence[tuple[int, Sequence[BotVersion | str]]],
+                   options: dict[str, Any] | None = None,
+                   limits: dict[str, Any] | None = None) -> list[Match]:
+    """``match_create`` for several ``(seed, seats)`` at once: two inserts, whatever their
+    number (matchmaking makes a ladder's pairings so), and one message for them all."""
+    if not games:
+        return []
+    matches = Match.objects.bulk_create([
+        Match(ladder=ladder, kind=kind, seed=seed, options=options, limits=limits)
+        for seed, _ in games])
     Participant.objects.bulk_create([
         Participant(match=match, seat=seat, version=who if isinstance(who, BotVersion) else None,
                     builtin="" if isinstance(who, BotVersion) else who)
+        for match, (_, seats) in zip(matches, games, strict=True)
         for seat, who in enumerate(seats)])
-    transaction.on_commit(lambda: match_enqueue(match_ids=[match.pk]))
-    return match
+    transaction.on_commit(lambda: match_enqueue(match_ids=[m.pk for m in matches]))
+    return matches
 
 
 def matches_cancel_for_bot(*, bot: Bot, reason: str) -> int:
