@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from league.bots.models import Bot
+from league.bots.models import Bot, BotVersion
 from league.bots.selectors import bot_get, may_download_source, owner_or_staff, version_get
 from league.bots.services import (
     UploadError,
@@ -16,11 +19,10 @@ from league.bots.services import (
     bot_set_challengeable,
     bot_set_source_public,
 )
-from league.competitions.services import CompetitionError, challenge_create
+from league.competitions.services import challenge_create
 from league.ladders.services import bot_disable, bot_retire, version_upload
-from league.rate_limits import RateLimited
 from league.web import selectors
-from league.web.competition_forms import ChallengeableForm, ChallengeForm, sentence
+from league.web.competition_forms import ChallengeableForm, ChallengeForm
 from league.web.competition_pages import (
     bot_challenges,
     bot_tournaments,
@@ -28,6 +30,7 @@ from league.web.competition_pages import (
     solo_games,
 )
 from league.web.forms import ModerationForm, UploadForm, VisibilityForm
+from league.web.refusals import form_attempt
 
 
 def bot(request: HttpRequest, bot_id: int) -> HttpResponse:
@@ -79,32 +82,29 @@ def bot_challenge(request: HttpRequest, bot_id: int) -> HttpResponse:
     form = ChallengeForm(request.POST, bots=challenger_bots(request.user, target.game,
                                                             exclude=target.pk),
                          user=request.user, game=target.game)
-    status = 400
-    if form.is_valid():
-        try:
-            made = challenge_create(user=request.user, bot=form.cleaned_data["bot"],
-                                    opponent=target, games_count=form.cleaned_data["games"])
-        except CompetitionError as error:
-            form.add_error(None, sentence(str(error)))
-        except RateLimited as refused:
-            form.add_error(None, refused.sentence())
-            status = 429
-        else:
-            return redirect("challenge", challenge_id=made.pk)
+    made, status = form_attempt(form, lambda data: challenge_create(
+        user=request.user, bot=data["bot"], opponent=target, games_count=data["games"]))
+    if made is not None:
+        return redirect("challenge", challenge_id=made.pk)
     return _bot_page(request, target, challenge_form=form, status=status)
 
 
 @login_required
 @require_POST
 def bot_challengeable(request: HttpRequest, bot_id: int) -> HttpResponse:
-    form = ChallengeableForm(request.POST)
-    form.is_valid()  # a boolean field: always valid, absent means False
     the_bot = bot_set_challengeable(bot=_owned_bot(request, bot_id),
-                                    accepts=form.cleaned_data["accepts"])
+                                    accepts=_ticked(request, ChallengeableForm, "accepts"))
     now = ("takes challenges" if the_bot.accepts_challenges
            else "refuses challenges: its page shows no challenge form")
     messages.success(request, f"{the_bot.name} {now}.")
     return redirect("bot", bot_id=the_bot.pk)
+
+
+def _ticked(request: HttpRequest, form_class: type[forms.Form], name: str) -> bool:
+    """A one-checkbox form's answer: always valid, a box left unticked is absent (False)."""
+    form = form_class(request.POST)
+    form.is_valid()
+    return bool(form.cleaned_data[name])
 
 
 def _owned_bot(request: HttpRequest, bot_id: int) -> Bot:
@@ -127,10 +127,9 @@ def bot_retire_view(request: HttpRequest, bot_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def bot_visibility(request: HttpRequest, bot_id: int) -> HttpResponse:
-    form = VisibilityForm(request.POST)
-    form.is_valid()  # a boolean field: always valid, absent means False
-    the_bot = bot_set_source_public(bot=_owned_bot(request, bot_id),
-                                    source_public=form.cleaned_data["source_public"])
+    the_bot = bot_set_source_public(
+        bot=_owned_bot(request, bot_id),
+        source_public=_ticked(request, VisibilityForm, "source_public"))
     messages.success(request, f"{the_bot.name}'s source can now be downloaded by "
                      f"{'anyone' if the_bot.source_public else 'you and staff only'}; its logs "
                      "stay yours.")
@@ -190,21 +189,16 @@ def my_bots(request: HttpRequest) -> HttpResponse:
     status = 200
     if request.method == "POST":
         form = UploadForm(request.POST, request.FILES)
-        if form.is_valid():
-            upload = form.cleaned_data["file"]
-            request.session["upload_game"] = form.cleaned_data["game"]
-            try:
-                new = version_upload(owner=request.user, game=form.cleaned_data["game"],
-                                     name=form.cleaned_data["name"], filename=upload.name,
-                                     data=upload.read())
-            except UploadError as error:
-                form.add_error(None, str(error))
-            except RateLimited as refused:
-                form.add_error(None, refused.sentence())
-                status = 429
-            else:
-                messages.success(request, f"{new} uploaded; it is validating now.")
-                return redirect("my-bots")
-        status = status if status != 200 else 400
+        new, status = form_attempt(form, lambda data: _upload(request, data),
+                                   refusal=UploadError, say=str)
+        if new is not None:
+            messages.success(request, f"{new} uploaded; it is validating now.")
+            return redirect("my-bots")
     return render(request, "web/my_bots.html", {
         "bots": selectors.my_bots(user=request.user), "form": form}, status=status)
+
+
+def _upload(request: HttpRequest, data: dict[str, Any]) -> BotVersion:
+    request.session["upload_game"] = data["game"]
+    return version_upload(owner=request.user, game=data["game"], name=data["name"],
+                          filename=data["file"].name, data=data["file"].read())

@@ -27,11 +27,6 @@ def format_choices() -> list[tuple[str, list[tuple[str, str]]]]:
              [(formats.Format.SCORED.value, FORMAT_NAMES[formats.Format.SCORED])])]
 
 
-def sentence(text: str) -> str:
-    """A service's refusal as a form shows it: a capital first, a full stop."""
-    return f"{text[:1].upper()}{text[1:]}" + ("" if text.endswith(".") else ".")
-
-
 class UTCDateTimeInput(forms.DateTimeInput):
     input_type = "datetime-local"
 

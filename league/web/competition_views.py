@@ -23,14 +23,12 @@ from league.bots.selectors import owner_or_staff
 from league.competitions.models import Challenge, ChallengeState, Tournament
 from league.competitions.selectors import RULES, SERIES_RULE, challenge_page
 from league.competitions.services import (
-    CompetitionError,
     entry_register,
     entry_withdraw,
     tournament_cancel,
     tournament_create,
 )
-from league.rate_limits import RateLimited
-from league.web.competition_forms import CancelForm, EntryForm, TournamentForm, sentence
+from league.web.competition_forms import CancelForm, EntryForm, TournamentForm
 from league.web.competition_pages import (
     DONE,
     TournamentView,
@@ -42,6 +40,7 @@ from league.web.competition_pages import (
     tournament_view,
     tournaments,
 )
+from league.web.refusals import form_attempt, message_attempt
 
 FAST_MS = 3000
 """How often a page that is following play asks for news."""
@@ -62,26 +61,16 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     status = 200
     if request.method == "POST":
         form = TournamentForm(request.POST, staff=staff)
-        status = 400
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                t = tournament_create(
-                    user=request.user, name=data["name"], game=data["game"],
-                    format=data["format"], games_per_series=data["games"],
-                    rounds=data["rounds"], third_place=data["third_place"],
-                    bracket_reset=data["bracket_reset"], field_limit=data["field_limit"],
-                    registration_closes=data["registration_closes"],
-                    starts_at=data["starts_at"], official=data.get("official", False),
-                    limits=data.get("limits"), description=data["description"])
-            except CompetitionError as error:
-                form.add_error(None, sentence(str(error)))
-            except RateLimited as refused:
-                form.add_error(None, refused.sentence())
-                status = 429
-            else:
-                messages.success(request, f"{t.name} is open for registration.")
-                return redirect("tournament", tournament_id=t.pk)
+        t, status = form_attempt(form, lambda data: tournament_create(
+            user=request.user, name=data["name"], game=data["game"], format=data["format"],
+            games_per_series=data["games"], rounds=data["rounds"],
+            third_place=data["third_place"], bracket_reset=data["bracket_reset"],
+            field_limit=data["field_limit"], registration_closes=data["registration_closes"],
+            starts_at=data["starts_at"], official=data.get("official", False),
+            limits=data.get("limits"), description=data["description"]))
+        if t is not None:
+            messages.success(request, f"{t.name} is open for registration.")
+            return redirect("tournament", tournament_id=t.pk)
     else:
         start = (timezone.now() + timedelta(days=1)).replace(minute=0, second=0,
                                                              microsecond=0)
@@ -177,16 +166,12 @@ def tournament_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t = _tournament(tournament_id)
     eligible, _ = entrants_for(request.user, t)
     form = EntryForm(request.POST, bots=eligible, user=request.user, game=t.game)
-    if form.is_valid():
-        bot = form.cleaned_data["bot"]
-        try:
-            entry_register(tournament=t, bot=bot, user=request.user)
-        except CompetitionError as error:
-            form.add_error(None, sentence(str(error)))
-        else:
-            messages.success(request, f"{bot.name} is entered in {t.name}.")
-            return redirect("tournament", tournament_id=t.pk)
-    return tournament(request, t.pk, entry_form=form, status=400)
+    entry, status = form_attempt(form, lambda data: entry_register(
+        tournament=t, bot=data["bot"], user=request.user))
+    if entry is not None:
+        messages.success(request, f"{form.cleaned_data['bot'].name} is entered in {t.name}.")
+        return redirect("tournament", tournament_id=t.pk)
+    return tournament(request, t.pk, entry_form=form, status=status)
 
 
 @login_required
@@ -197,11 +182,8 @@ def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpRespons
     bot = Bot.objects.filter(pk=int(given)).first() if given.isdigit() else None
     if bot is None:
         raise Http404("No such bot.")
-    try:
-        entry_withdraw(tournament=t, bot=bot, user=request.user)
-    except CompetitionError as error:
-        messages.error(request, sentence(str(error)))
-    else:
+    if message_attempt(request, lambda: entry_withdraw(tournament=t, bot=bot,
+                                                       user=request.user)) is not None:
         messages.success(request, f"{bot.name} is withdrawn from {t.name}.")
     return redirect("tournament", tournament_id=t.pk)
 
@@ -212,11 +194,8 @@ def tournament_cancel_view(request: HttpRequest, tournament_id: int) -> HttpResp
     t = _tournament(tournament_id)
     form = CancelForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
-    try:
-        tournament_cancel(tournament=t, user=request.user, reason=reason)
-    except CompetitionError as error:
-        messages.error(request, sentence(str(error)))
-    else:
+    if message_attempt(request, lambda: tournament_cancel(tournament=t, user=request.user,
+                                                          reason=reason)) is not None:
         messages.success(request, f"{t.name} is cancelled.")
     return redirect("tournament", tournament_id=t.pk)
 

@@ -23,16 +23,16 @@ from django.views.decorators.http import require_POST
 import games
 from games.players import player_names
 from league.bots.selectors import owner_or_staff
-from league.competitions.services import CompetitionError, challenge_create
+from league.competitions.services import challenge_create
 from league.ladders.lifecycle import PLAYED
 from league.ladders.models import Ladder, Match
 from league.ladders.replays import NoFrames, match_record, may_read_log, viewer_header
 from league.ladders.selectors import Board, ladder_board, match_get, queue_counts
-from league.rate_limits import RateLimited
 from league.web import selectors
-from league.web.competition_forms import ChallengeForm, sentence
+from league.web.competition_forms import ChallengeForm
 from league.web.competition_pages import challenger_bots, competition_of, solo_games
 from league.web.match_lists import match_rows
+from league.web.refusals import form_attempt
 from replay.html_export import replay_html
 
 BOARD_PAGE = 50
@@ -93,19 +93,11 @@ def ladder_challenge(request: HttpRequest, slug: str) -> HttpResponse:
     form = _builtin_form(request, the_ladder, request.POST)
     if form is None:
         raise Http404("A solo game has nobody to challenge.")
-    status = 400
-    if form.is_valid():
-        try:
-            made = challenge_create(user=request.user, bot=form.cleaned_data["bot"],
-                                    builtin=form.cleaned_data["builtin"],
-                                    games_count=form.cleaned_data["games"])
-        except CompetitionError as error:
-            form.add_error(None, sentence(str(error)))
-        except RateLimited as refused:
-            form.add_error(None, refused.sentence())
-            status = 429
-        else:
-            return redirect("challenge", challenge_id=made.pk)
+    made, status = form_attempt(form, lambda data: challenge_create(
+        user=request.user, bot=data["bot"], builtin=data["builtin"],
+        games_count=data["games"]))
+    if made is not None:
+        return redirect("challenge", challenge_id=made.pk)
     return _ladder_page(request, the_ladder, challenge_form=form, status=status)
 
 
