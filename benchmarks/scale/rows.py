@@ -32,7 +32,15 @@ from benchmarks.scale.world import (
     World,
 )
 from league.ladders.models import Ladder, Match, Participant, Replay, Standing
-from league.ladders.ratings import MODEL, RECENT_HALF_LIFE, START_MU, START_SIGMA
+from league.ladders.ratings import (
+    MODEL,
+    START_MU,
+    START_SIGMA,
+    count_outcome,
+    count_score,
+    decay,
+)
+from league.ladders.recount import Count
 
 MATCH_COLUMNS = ["id", "ladder_id", "kind", "seed", "status", "attempts", "claimed_by",
                  "claim_token", "heartbeat_at", "created_at", "enqueued_at", "started_at",
@@ -103,38 +111,22 @@ def bot_archive() -> bytes:
 
 
 @dataclass
-class Rating:
-    """A version's standing while the timeline is played."""
+class Rating(Count):
+    """A version's standing while the timeline is played: the recount's counters, counted
+    as the finishing transaction counts them, with the times as seconds from the origin."""
 
-    mu: float = START_MU
-    sigma: float = START_SIGMA
-    games: int = 0
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
-    score_sum: float = 0.0
-    score_sq_sum: float = 0.0
     updated: float = 0.0
-    recent: float = 0.0
-    """As ``Standing.recent``: finished rated matches, each halved every half-life."""
     recent_at: float | None = None
+    """As ``Standing.recent_at``: when ``recent`` was last counted."""
 
     def count(self, outcome: str, t: float) -> None:
-        self.recent = (self.recent * 0.5 ** ((t - self.recent_at) / RECENT_HALF_LIFE)
+        self.recent = (decay(self.recent, t - self.recent_at)
                        if self.recent_at is not None else 0.0) + 1.0
         self.recent_at = t
-        self.games += 1
-        if outcome == "win":
-            self.wins += 1
-        elif outcome == "loss":
-            self.losses += 1
-        else:
-            self.draws += 1
+        count_outcome(self, outcome)
 
     def add_score(self, score: float) -> None:
-        self.games += 1
-        self.score_sum += score
-        self.score_sq_sum += score * score
+        count_score(self, score)
 
 
 @dataclass

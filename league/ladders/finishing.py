@@ -18,7 +18,6 @@ from django.db import transaction
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from games import Outcome
 from league.bots.models import Bot, BotVersion, VersionStatus
 from league.ladders.lifecycle import FINISHED, match_move
 from league.ladders.models import (
@@ -30,7 +29,7 @@ from league.ladders.models import (
     Replay,
     Standing,
 )
-from league.ladders.ratings import Skill, decayed, rate_match
+from league.ladders.ratings import Skill, count_outcome, count_score, decayed, rate_match
 from league.ladders.services import standing_place
 from league.redaction import public_text
 from replay import MatchRecord
@@ -189,19 +188,11 @@ def _apply_ratings(seats: list[Fields], standings: list[Standing], winner: int |
         now = timezone.now()
         standing.recent = decayed(standing.recent, standing.recent_at, now) + 1.0
         standing.recent_at = now
-        standing.games += 1
-        if seat["outcome"] == Outcome.WIN:
-            standing.wins += 1
-        elif seat["outcome"] == Outcome.LOSS:
-            standing.losses += 1
-        else:
-            standing.draws += 1
+        count_outcome(standing, seat["outcome"])
         standing.save(update_fields=["mu", "sigma", "games", "wins", "losses", "draws",
                                      "recent", "recent_at"])
 
 
 def _add_score(standing: Standing, score: float) -> None:
-    standing.games += 1
-    standing.score_sum += score
-    standing.score_sq_sum += score * score
+    count_score(standing, score)
     standing.save(update_fields=["games", "score_sum", "score_sq_sum"])

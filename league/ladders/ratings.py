@@ -7,9 +7,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from openskill.models import ThurstoneMostellerFull
+
+from games import Outcome
 
 VARIANCE_STEP = 1.5
 """Weng and Lin's gamma: how much of a game's information narrows sigma (their 1 is the plain
@@ -60,11 +62,46 @@ RECENT_HALF_LIFE = 3 * 3600.0
 """Seconds after which a finished match counts half in a version's ``Standing.recent``."""
 
 
+def decay(value: float, seconds: float) -> float:
+    """``value`` counted ``seconds`` ago, as it counts now: halved every half-life."""
+    return value * 0.5 ** (max(0.0, seconds) / RECENT_HALF_LIFE)
+
+
 def decayed(value: float, since: datetime | None, now: datetime) -> float:
     """``value`` counted at ``since``, as it counts at ``now``."""
     if since is None or value == 0.0:
         return 0.0
-    return value * 0.5 ** (max(0.0, (now - since).total_seconds()) / RECENT_HALF_LIFE)
+    return decay(value, (now - since).total_seconds())
+
+
+class Counters(Protocol):
+    """A version's counters on a ladder: a ``Standing``, as the finishing transaction keeps
+    it, the recount's and the scale generator's. They count a game in one way, here."""
+
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    score_sum: float
+    score_sq_sum: float
+
+
+def count_outcome(counters: Counters, outcome: str) -> None:
+    """A rated game, for one side: a win, a loss, or (anything else) a draw."""
+    counters.games += 1
+    if outcome == Outcome.WIN:
+        counters.wins += 1
+    elif outcome == Outcome.LOSS:
+        counters.losses += 1
+    else:
+        counters.draws += 1
+
+
+def count_score(counters: Counters, score: float) -> None:
+    """A scored (solo) game: its score in the sums the mean and its interval come from."""
+    counters.games += 1
+    counters.score_sum += score
+    counters.score_sq_sum += score * score
 
 
 def rate_match(first: Skill, second: Skill, winner: int | None, model: Any = MODEL

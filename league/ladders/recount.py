@@ -14,10 +14,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games import Outcome
 from league.ladders.lifecycle import FINISHED
 from league.ladders.models import Ladder, MatchKind, Participant, Standing
-from league.ladders.ratings import RECENT_HALF_LIFE, decayed
+from league.ladders.ratings import count_outcome, count_score, decay, decayed
 
 COUNTERS = ("games", "wins", "losses", "draws", "score_sum", "score_sq_sum", "mu", "sigma",
             "recent")
@@ -65,18 +64,14 @@ def recount(ladder: Ladder, now: datetime | None = None) -> dict[int, Count]:
     counts: dict[int, Count] = {}
     for version_id, outcome, score, mu, sigma, finished in _rows(ladder):
         c = counts.setdefault(version_id, Count())
-        c.games += 1
         if ladder.rated:
-            c.wins += outcome == Outcome.WIN
-            c.losses += outcome == Outcome.LOSS
-            c.draws += outcome == Outcome.DRAW
+            count_outcome(c, outcome)
             c.mu, c.sigma = mu, sigma
             age = (now - finished).total_seconds()
             if age < RECENT_HORIZON:
-                c.recent += 0.5 ** (max(age, 0.0) / RECENT_HALF_LIFE)
+                c.recent += decay(1.0, age)
         else:
-            c.score_sum += score
-            c.score_sq_sum += score * score
+            count_score(c, score)
     return counts
 
 
