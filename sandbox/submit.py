@@ -25,10 +25,9 @@ from typing import Any
 
 from rich.console import Console
 
-from sandbox.archive import MIB, SKIPPED_NAMES, ZIP_EPOCH
+from sandbox.archive import SKIPPED_NAMES, UPLOAD_LIMITS, ZIP_EPOCH, too_large
 from sandbox.league_api import Api, LeagueError, add_connection_args, connect, guarded
 
-MAX_UPLOAD = 10 * MIB
 POLL_SECONDS = 1.0
 
 
@@ -98,9 +97,8 @@ def package(path: Path) -> tuple[str, bytes]:
         filename, data = path.name, path.read_bytes()
     else:
         raise LeagueError(f"no such file or folder: {path}")
-    if len(data) > MAX_UPLOAD:
-        raise LeagueError(f"{filename} is {len(data) / MIB:.1f} MiB; a bot may be at most "
-                          f"{MAX_UPLOAD // MIB} MiB (leave out build outputs and data)")
+    if len(data) > UPLOAD_LIMITS.max_archive:  # refused here, before a byte is sent
+        raise LeagueError(f"{filename}: {too_large(len(data), UPLOAD_LIMITS)}")
     return filename, data
 
 

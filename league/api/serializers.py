@@ -12,6 +12,7 @@ from rest_framework import serializers
 
 from league.bots.models import Bot, BotVersion
 from league.bots.selectors import owner_or_staff
+from league.bots.uploads import UPLOAD_HELP
 from league.ladders.models import Ladder, Match, Participant
 
 
@@ -106,8 +107,7 @@ class BotChangeSerializer(serializers.Serializer):
 
 
 class UploadSerializer(serializers.Serializer):
-    file = serializers.FileField(help_text="main.py, main.js, main.cpp, or a zip holding one "
-                                           "of them (10 MiB at most)")
+    file = serializers.FileField(help_text=UPLOAD_HELP)
     game = serializers.CharField(max_length=32, help_text="game id, e.g. stones")
     name = serializers.CharField(max_length=40, help_text="the bot's name; a new name makes "
                                                           "a new bot, yours gets a new version")

@@ -1,4 +1,5 @@
-"""The upload's limits and the one gate every upload request passes, pages and API alike.
+"""The upload's limits (``sandbox.archive.UPLOAD_LIMITS``, which the terminal's ``submit``
+checks too) and the one gate every upload request passes, pages and API alike.
 
 A request whose declared length is over ``MAX_BODY`` is answered 413 before a byte of its body
 is read; a request body without a declared length (chunked) is answered 411, since Django
@@ -13,10 +14,11 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from sandbox.archive import MIB, PackageLimits
+from sandbox.archive import ENTRY_POINTS, MIB, UPLOAD_LIMITS
 
-UPLOAD_LIMITS = PackageLimits(max_archive=10 * MIB, max_entries=1000, max_unpacked=50 * MIB,
-                              max_ratio=100, max_name=128, max_path=512)
+UPLOAD_HELP = (f"{', '.join(ENTRY_POINTS)}, or a zip holding one of them "
+               f"({UPLOAD_LIMITS.max_archive // MIB} MiB at most)")
+"""What may be uploaded, as the upload form and the API's schema say it."""
 MAX_BODY = UPLOAD_LIMITS.max_archive + 256 * 1024
 """The largest request body an upload may come in: the archive cap plus room for the form's
 other fields and the multipart framing."""

@@ -5,14 +5,14 @@ from __future__ import annotations
 from django import forms
 
 from league.bots.models import game_choices
+from league.bots.uploads import UPLOAD_HELP
 
 
 class UploadForm(forms.Form):
     game = forms.ChoiceField(choices=game_choices)
     name = forms.CharField(max_length=40, help_text="Letters, digits, '_', '.', '-'. "
                            "Upload under an existing name to add a version.")
-    file = forms.FileField(help_text="main.py, main.js, main.cpp, or a zip holding one of "
-                           "them (10 MiB at most).")
+    file = forms.FileField(help_text=f"{UPLOAD_HELP}.")
 
 
 class VisibilityForm(forms.Form):

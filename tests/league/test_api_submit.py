@@ -97,3 +97,15 @@ def test_the_terminal_commands_import_nothing_from_the_league() -> None:
     result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
                             text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_submit_refuses_a_bot_over_the_leagues_cap_before_sending_it(tmp_path: Path) -> None:
+    """The cap and its words are the league's own (``sandbox.archive.UPLOAD_LIMITS``): the
+    unreachable URL shows that nothing was sent."""
+    big = tmp_path / "bot.zip"
+    big.write_bytes(b"\0" * (10 * 1024 * 1024 + 1))
+    result = submit(str(big), "--game", "stones", "--name", "x", "--url",
+                    "http://127.0.0.1:9", "--token", "blt_x_y")
+    assert result.returncode == 2, result.stderr
+    assert "bot.zip: 10.0 MiB, more than the 10 MiB a bot may be" in result.stderr
+    assert "cannot reach" not in result.stderr
