@@ -28,13 +28,11 @@ context, loads an ordinary league page (a ladder's) the way the baseline is load
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
 import tempfile
 import threading
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +66,7 @@ def store_replays() -> dict[str, int]:
     from django.utils import timezone
 
     from benchmarks.records import engine_record, long_2048_record
-    from league.ladders.models import Ladder, Match, Participant, Replay
+    from league.ladders.models import Ladder, Match, MatchStatus, Participant, Replay
 
     call_command("migrate", verbosity=0)
     ids = {}
@@ -77,13 +75,13 @@ def store_replays() -> dict[str, int]:
         assert record.result is not None
         now = timezone.now()
         match = Match.objects.create(ladder=Ladder.objects.get(game=game), seed=record.seed,
-                                     status="finished", started_at=now, finished_at=now,
+                                     status=MatchStatus.FINISHED, started_at=now,
+                                     finished_at=now,
                                      result=record.result.to_json(), moves=len(record.moves))
         for player in record.players:
             Participant.objects.create(match=match, seat=player.seat,
                                    builtin=player.name.removeprefix("builtin:")[:32])
-        Replay.objects.create(match=match, format=record.version, data=zlib.compress(
-            json.dumps(record.to_json()).encode()))
+        Replay.objects.create(match=match, format=record.version, data=Replay.encode(record))
         ids[name] = match.pk
     return ids
 

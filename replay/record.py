@@ -23,6 +23,21 @@ from games import Result, State
 RECORD_VERSION = 2
 
 
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def stored_form(fields: dict[str, Any], moves_json: str, result_json: str,
+                level: int = 6) -> bytes:
+    """A record's stored form from its parts: ``fields`` (``to_json``'s, up to the players),
+    then the moves and the result as JSON text already. ``MatchRecord.to_bytes`` is the one
+    record's case; the scale generator writes a million replays from moves it serialised
+    once (at zlib level 1: ``from_bytes`` reads any level)."""
+    head = _compact(fields)
+    text = f'{head[:-1]},"moves":{moves_json},"result":{result_json}}}'
+    return zlib.compress(text.encode(), level)
+
+
 @dataclass(frozen=True)
 class MoveRecord:
     seat: int
@@ -102,7 +117,9 @@ class MatchRecord:
 
     def to_bytes(self) -> bytes:
         """The stored form (the league's replays): compact JSON, zlib-compressed."""
-        return zlib.compress(json.dumps(self.to_json(), separators=(",", ":")).encode(), 6)
+        data = self.to_json()
+        moves, result = data.pop("moves"), data.pop("result")
+        return stored_form(data, _compact(moves), _compact(result))
 
     @classmethod
     def from_bytes(cls, data: bytes) -> MatchRecord:

@@ -10,11 +10,9 @@ being left out of the generated rows.
 from __future__ import annotations
 
 import io
-import json
 import math
 import random
 import zipfile
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -41,6 +39,7 @@ from league.ladders.ratings import (
     decay,
 )
 from league.ladders.recount import Count
+from replay.record import stored_form
 
 MATCH_COLUMNS = ["id", "ladder_id", "kind", "seed", "status", "attempts", "claimed_by",
                  "claim_token", "heartbeat_at", "created_at", "enqueued_at", "started_at",
@@ -161,9 +160,6 @@ class Timeline:
         self.last_placed: dict[int, int] = {}
         """Per bot, its latest version with a standing (the next one starts from its mu)."""
         self.digest = sha256(bot_archive()).hexdigest()
-        self._json = {game: (json.dumps(ladder.options, separators=(",", ":")),
-                             json.dumps(ladder.limits, separators=(",", ":")))
-                      for game, ladder in ladders.items()}
 
     def chunks(self, size: int) -> Iterator[Chunk]:
         chunk = Chunk()
@@ -319,15 +315,14 @@ class Timeline:
                 "moves": played.seat_moves[seat], "time_used": played.seat_time[seat],
                 "max_move_time": played.seat_max[seat], "time_bank_left": 1.0,
                 "exit": entry["exit"], "log": entry["log"]})
-        options, limits = self._json[game]
-        record = (f'{{"version":1,"game":"{game}","options":{options},"seed":{played.seed},'
-                  f'"backend":"{ladder.backend}","limits":{limits},'
-                  f'"started_at":"{started.isoformat()}","duration":{played.duration},'
-                  f'"players":{json.dumps(players, separators=(",", ":"))},'
-                  f'"moves":{played.moves_json},"result":{played.result_json}}}')
+        fields = {"version": 1, "game": game, "options": ladder.options, "seed": played.seed,
+                  "backend": ladder.backend, "limits": ladder.limits,
+                  "started_at": started.isoformat(), "duration": played.duration,
+                  "players": players}
         # Level 1, not the worker's 6: half the time for a million replays, a little larger.
-        chunk.replays.append((self.ids.replay + match_id - self.ids.match,
-                              match_id, zlib.compress(record.encode(), 1), 1))
+        chunk.replays.append((self.ids.replay + match_id - self.ids.match, match_id,
+                              stored_form(fields, played.moves_json, played.result_json, 1),
+                              1))
 
     def _next_participant(self) -> int:
         self.participants += 1
