@@ -8,7 +8,7 @@ from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.request import Request
 
 from league.bots.models import Bot, BotVersion
-from league.bots.selectors import may_download_source, owner_or_staff
+from league.bots.selectors import may_download_source, owner_or_staff, user_or_staff
 from league.competitions.models import Tournament
 
 
@@ -39,6 +39,6 @@ def require_owner_or_staff(request: Request, bot: Bot, action: str) -> None:
 
 def require_creator_or_staff(request: Request, tournament: Tournament, action: str) -> None:
     require_signed_in(request)
-    if tournament.created_by_id != request.user.pk and not request.user.is_staff:
+    if not user_or_staff(request.user, tournament.created_by_id):
         raise PermissionDenied(f"only the creator of {tournament.name!r} and staff can "
                                f"{action}")

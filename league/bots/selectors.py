@@ -17,9 +17,15 @@ from league.bots.models import Bot, BotVersion
 AnyUser = AbstractBaseUser | AnonymousUser
 
 
+def user_or_staff(user: AnyUser, user_id: int | None) -> bool:
+    """The one rule "its owner or staff": whether ``user`` is signed in and is the user
+    ``user_id`` (a bot's owner, a tournament's creator) or staff."""
+    return bool(user.is_authenticated and (user.is_staff or user_id == user.pk))
+
+
 def owner_or_staff(user: AnyUser, bot: Bot) -> bool:
     """Whether ``user`` may read ``bot``'s logs (and always its source)."""
-    return bool(user.is_authenticated and (user.is_staff or bot.owner_id == user.pk))
+    return user_or_staff(user, bot.owner_id)
 
 
 def may_download_source(user: AnyUser, bot: Bot) -> bool:

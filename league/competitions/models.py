@@ -23,6 +23,11 @@ class TournamentState(models.TextChoices):
     CANCELLED = "cancelled"
 
 
+UPCOMING = (TournamentState.DRAFT, TournamentState.REGISTRATION)
+"""Before the start: the field may change (entries register and withdraw)."""
+DONE = (TournamentState.FINISHED, TournamentState.CANCELLED)
+"""Over: nothing more is played."""
+
 FORMAT_CHOICES = [(f.value, f.value.replace("_", " ")) for f in Format]
 
 

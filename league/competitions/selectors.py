@@ -10,6 +10,8 @@ from django.db.models import Count, Q, QuerySet
 from league.competitions import formats
 from league.competitions.formats import elimination
 from league.competitions.models import (
+    DONE,
+    UPCOMING,
     Challenge,
     ChallengeGame,
     ChallengeState,
@@ -117,10 +119,8 @@ def tournament_list() -> dict[str, QuerySet[Tournament]]:
             .annotate(entered=Count("entries", filter=Q(entries__withdrawn=False))))
     return {
         "running": base.filter(state=TournamentState.RUNNING).order_by("starts_at"),
-        "upcoming": base.filter(state__in=[TournamentState.DRAFT, TournamentState.REGISTRATION])
-        .order_by("starts_at"),
-        "finished": base.filter(state__in=[TournamentState.FINISHED, TournamentState.CANCELLED])
-        .order_by("-finished_at")[:50],
+        "upcoming": base.filter(state__in=UPCOMING).order_by("starts_at"),
+        "finished": base.filter(state__in=DONE).order_by("-finished_at")[:50],
     }
 
 

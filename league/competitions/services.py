@@ -19,9 +19,12 @@ from django.utils import timezone
 import games
 from games.errors import GameError
 from league.bots.models import Bot
+from league.bots.selectors import owner_or_staff, user_or_staff
 from league.competitions import formats
 from league.competitions.formats.series import game as series_game
 from league.competitions.models import (
+    DONE,
+    UPCOMING,
     Challenge,
     ChallengeGame,
     ChallengeState,
@@ -182,9 +185,9 @@ def entry_withdraw(*, tournament: Tournament, bot: Bot, user: AbstractBaseUser) 
         entry = Entry.objects.filter(tournament=t, bot=bot, withdrawn=False).first()
         if entry is None:
             raise CompetitionError(f"{bot.name} is not in {t.name}")
-        if bot.owner_id != user.pk and not user.is_staff:
+        if not owner_or_staff(user, bot):
             raise CompetitionError(f"{bot.name} is not yours to withdraw")
-        if t.state not in (TournamentState.DRAFT, TournamentState.REGISTRATION):
+        if t.state not in UPCOMING:
             raise CompetitionError(f"{t.name} has started; entries can no longer withdraw")
         entry.withdrawn = True
         entry.save(update_fields=["withdrawn"])
@@ -196,9 +199,9 @@ def tournament_cancel(*, tournament: Tournament, user: AbstractBaseUser,
     """Its creator or staff: the tournament ends, its games not yet played are cancelled."""
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        if t.created_by_id != user.pk and not user.is_staff:
+        if not user_or_staff(user, t.created_by_id):
             raise CompetitionError("only its creator and staff can cancel a tournament")
-        if t.state in (TournamentState.FINISHED, TournamentState.CANCELLED):
+        if t.state in DONE:
             raise CompetitionError(f"{t.name} is {t.state} already")
         why = reason.strip()[:200] or f"cancelled by {user.get_username()}"
         match_move(Match.objects.filter(series_game__series__tournament=t, status__in=OPEN),

@@ -15,7 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from league.bots.models import Bot
-from league.competitions.models import Tournament, TournamentState
+from league.competitions.models import DONE, Tournament
 from league.competitions.services import entry_register, tournament_create
 from league.demo.catalogue import DEMO_USERS
 
@@ -65,8 +65,7 @@ def demo_competitions_install() -> list[Tournament]:
         existing = Tournament.objects.filter(name=plan.name, created_by=host)
         if plan.name == CUP and existing.exists():
             continue
-        if existing.filter(state__in=[TournamentState.DRAFT, TournamentState.REGISTRATION,
-                                      TournamentState.RUNNING]).exists():
+        if existing.exclude(state__in=DONE).exists():
             continue
         bots = list(Bot.objects.filter(game=plan.game, owner__username__in=DEMO_USERS,
                                        retired=False, disabled=False))

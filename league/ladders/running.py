@@ -130,11 +130,11 @@ def _ended(kind: str, outcome: RunOutcome, match_id: int, ladder_id: int) -> Run
 def _finish_or_lost(claim: Claim, written: bool) -> RunOutcome:
     if written:
         log.info("match %s attempt %s: finished", claim.match_id, claim.attempt,
-                 extra=match_fields(claim.match_id, claim.attempt, outcome="finished"))
+                 extra=match_fields(claim.match_id, claim.attempt, outcome=RunOutcome.FINISHED))
         return RunOutcome.FINISHED
     log.warning("match %s attempt %s: claim lost before the result was written; discarded",
                 claim.match_id, claim.attempt,
-                extra=match_fields(claim.match_id, claim.attempt, outcome="lost"))
+                extra=match_fields(claim.match_id, claim.attempt, outcome=RunOutcome.LOST))
     return RunOutcome.LOST
 
 

@@ -219,6 +219,6 @@ def queue_counts() -> dict[str, int]:
 
     rows = Match.objects.filter(status__in=OPEN).values(
         "status").annotate(n=Count("id"))
-    counts = {"queued": 0, "running": 0}
+    counts = dict.fromkeys(OPEN, 0)
     counts.update({r["status"]: r["n"] for r in rows})
     return counts

@@ -25,6 +25,7 @@ from league.competitions.formats import elimination, round_robin, swiss
 from league.competitions.formats.bracket import rounds_of
 from league.competitions.formats.tournament import ELIMINATION
 from league.competitions.models import (
+    DONE,
     Challenge,
     ChallengeGame,
     Entry,
@@ -43,7 +44,7 @@ from league.competitions.selectors import (
     tournament_page,
     tournament_table,
 )
-from league.ladders.models import Match, Participant
+from league.ladders.models import Match, MatchKind, MatchStatus, Participant
 
 AnyUser = AbstractBaseUser | AnonymousUser
 
@@ -55,7 +56,6 @@ FORMAT_NAMES = {
     formats.Format.DOUBLE_ELIMINATION: "double elimination",
     formats.Format.SCORED: "scored",
 }
-DONE = (TournamentState.FINISHED, TournamentState.CANCELLED)
 
 
 def format_name(value: str) -> str:
@@ -202,9 +202,9 @@ def _game_label(g: GameView, left: Entry) -> str:
     (seats alternate, so a game's own 1-0 names whoever sat first), or where it stands."""
     if g.match_id is None:
         return g.status  # waiting, or not played (a side's bot was disabled)
-    if g.status == "running":
+    if g.status == MatchStatus.RUNNING:
         return "live"
-    if g.status == "queued":
+    if g.status == MatchStatus.QUEUED:
         return "queued"
     if g.result in ("1-0", "0-1") and g.first is not None and g.first.pk != left.pk:
         return "0-1" if g.result == "1-0" else "1-0"
@@ -225,7 +225,7 @@ def series_line(view: SeriesView) -> SeriesLine:
         elif g.result == "½-½":
             first += 0.5
             second += 0.5
-        lines.append(GameLine(g, _game_label(g, view.first), g.status == "running"))
+        lines.append(GameLine(g, _game_label(g, view.first), g.status == MatchStatus.RUNNING))
     if view.kind == formats.PairingKind.BYE:
         return SeriesLine(view, None, None, lines, False)
     if view.kind == formats.PairingKind.SOLO:
@@ -457,7 +457,7 @@ def challenge_tallies(challenges: list[Challenge]) -> dict[int, tuple[int, int, 
     version_of = {c.pk: c.version_id for c in challenges}
     rows = (Participant.objects
             .filter(match__challenge_game__challenge_id__in=list(version_of),
-                    match__status="finished", version_id__in=set(version_of.values()))
+                    match__status=MatchStatus.FINISHED, version_id__in=set(version_of.values()))
             .values("match__challenge_game__challenge_id", "version_id")
             .annotate(wins=Count("id", filter=Q(outcome=Outcome.WIN)),
                       losses=Count("id", filter=Q(outcome=Outcome.LOSS)),
@@ -481,7 +481,7 @@ def challenger_bots(user: AnyUser, game: str, exclude: int | None = None) -> Que
 
 def competition_of(match: Match) -> dict[str, str] | None:
     """Where a tournament's or a challenge's game belongs, for its match page to link back."""
-    if match.kind == "tournament":
+    if match.kind == MatchKind.TOURNAMENT:
         g = (SeriesGame.objects.filter(match_id=match.pk)
              .select_related("series__tournament").first())
         if g is None:
@@ -490,7 +490,7 @@ def competition_of(match: Match) -> dict[str, str] | None:
         anchor = f"node-{s.key}" if t.format in ELIMINATION else f"series-{s.key}"
         return {"label": f"{t.name}: round {s.round}, series {s.key}, game {g.index + 1}",
                 "url": f"{reverse('tournament', args=[t.pk])}#{anchor}"}
-    if match.kind == "challenge":
+    if match.kind == MatchKind.CHALLENGE:
         row = ChallengeGame.objects.filter(match_id=match.pk).first()
         if row is None:
             return None

@@ -19,8 +19,15 @@ from django.views.decorators.http import require_POST
 
 import games
 from league.bots.models import Bot
-from league.bots.selectors import owner_or_staff
-from league.competitions.models import Challenge, ChallengeState, Tournament
+from league.bots.selectors import owner_or_staff, user_or_staff
+from league.competitions.models import (
+    DONE,
+    UPCOMING,
+    Challenge,
+    ChallengeState,
+    Tournament,
+    TournamentState,
+)
 from league.competitions.selectors import RULES, SERIES_RULE, challenge_page
 from league.competitions.services import (
     entry_register,
@@ -28,9 +35,9 @@ from league.competitions.services import (
     tournament_cancel,
     tournament_create,
 )
+from league.ladders.models import MatchStatus
 from league.web.competition_forms import CancelForm, EntryForm, TournamentForm
 from league.web.competition_pages import (
-    DONE,
     TournamentView,
     entrants_for,
     live_stamp,
@@ -98,10 +105,9 @@ def _tournament_context(request: HttpRequest, t: Tournament,
     return {
         "view": view, "t": t, "is_open": is_open, "entry_form": entry_form,
         "ineligible": others, "signed_in": user.is_authenticated,
-        "manage": user.is_authenticated and t.state not in DONE
-        and (user.is_staff or t.created_by_id == user.pk),
+        "manage": t.state not in DONE and user_or_staff(user, t.created_by_id),
         "may_withdraw": {e.pk for e in view.page.entries if owner_or_staff(user, e.bot)}
-        if t.state in ("draft", "registration") else set(),
+        if t.state in UPCOMING else set(),
         "cancel_form": CancelForm(),
         "due": t.starts_at <= timezone.now(),
     }
@@ -110,7 +116,7 @@ def _tournament_context(request: HttpRequest, t: Tournament,
 def _interval(view: TournamentView) -> int:
     if view.done:
         return 0
-    if view.t.state == "running" or soon(view.t):
+    if view.t.state == TournamentState.RUNNING or soon(view.t):
         return FAST_MS
     return SLOW_MS
 
@@ -217,7 +223,7 @@ def _challenge_context(c: Challenge) -> dict[str, Any]:
     return {"c": c, "page": page, "done": c.state != ChallengeState.PLAYING,
             "rows": [(g, g.challenger_seat) for g in page.games],
             "played": page.wins + page.losses + page.draws,
-            "live": sum(1 for g in page.games if g.status == "running")}
+            "live": sum(1 for g in page.games if g.status == MatchStatus.RUNNING)}
 
 
 def challenge(request: HttpRequest, challenge_id: int) -> HttpResponse:
