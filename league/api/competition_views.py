@@ -37,7 +37,12 @@ from league.api.permissions import (
 )
 from league.bots.models import Bot
 from league.bots.selectors import bot_get
-from league.competitions.selectors import challenge_page, tournament_page
+from league.competitions.selectors import (
+    challenge_get,
+    challenge_page,
+    tournament_get,
+    tournament_page,
+)
 from league.competitions.services import (
     challenge_create,
     entry_register,
@@ -59,14 +64,14 @@ def _bot_in_body(request: Request, bot_id: int, field: str) -> Bot:
 
 
 def _tournament(request: Request, tournament_id: int) -> dict[str, Any]:
-    tournament = selectors.tournament_get(tournament_id=tournament_id)
+    tournament = tournament_get(tournament_id=tournament_id)
     page = tournament_page(tournament)
     return TournamentDetailSerializer(tournament, context={"request": request,
                                                            "page": page}).data
 
 
 def _challenge(request: Request, challenge_id: int) -> dict[str, Any]:
-    challenge = selectors.challenge_get(challenge_id=challenge_id)
+    challenge = challenge_get(challenge_id=challenge_id)
     page = challenge_page(challenge)
     return ChallengeDetailSerializer(challenge, context={"request": request,
                                                          "page": page}).data
@@ -115,7 +120,7 @@ class TournamentEntries(APIView):
                    responses={201: EntrySerializer, 400: REFUSED})
     def post(self, request: Request, tournament_id: int) -> Response:
         require_signed_in(request)
-        tournament = selectors.tournament_get(tournament_id=tournament_id)
+        tournament = tournament_get(tournament_id=tournament_id)
         form = EntryCreateSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         bot = _bot_in_body(request, form.validated_data["bot"], "bot")
@@ -129,7 +134,7 @@ class TournamentEntry(APIView):
     def delete(self, request: Request, tournament_id: int, bot_id: int) -> Response:
         """Withdraw a bot before the start: its owner, or staff."""
         require_signed_in(request)
-        tournament = selectors.tournament_get(tournament_id=tournament_id)
+        tournament = tournament_get(tournament_id=tournament_id)
         bot = bot_get(user=request.user, bot_id=bot_id)
         require_owner_or_staff(request, bot, "withdraw it")
         entry = entry_withdraw(tournament=tournament, bot=bot, user=request.user)
@@ -142,7 +147,7 @@ class TournamentCancel(APIView):
     def post(self, request: Request, tournament_id: int) -> Response:
         """Cancel it: its creator, or staff. Games not played yet are cancelled."""
         require_signed_in(request)
-        tournament = selectors.tournament_get(tournament_id=tournament_id)
+        tournament = tournament_get(tournament_id=tournament_id)
         require_creator_or_staff(request, tournament, "cancel it")
         form = CancelSerializer(data=request.data)
         form.is_valid(raise_exception=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.http import Http404
 
 import games
@@ -15,6 +15,7 @@ from league.bots.models import Bot, BotVersion
 from league.bots.selectors import AnyUser as User
 from league.bots.selectors import owner_or_staff
 from league.competitions.models import Challenge, Tournament
+from league.competitions.selectors import challenges, tournaments
 from league.ladders.models import (
     Ladder,
     Match,
@@ -99,48 +100,23 @@ def rating_history(*, bot: Bot) -> QuerySet[Participant]:
 
 # -- competitions ----------------------------------------------------------------------------
 
-def _tournaments() -> QuerySet[Tournament]:
-    return (Tournament.objects.select_related("created_by")
-            .annotate(entered=Count("entries", filter=Q(entries__withdrawn=False))))
-
-
 def tournament_list(*, state: str | None = None, game: str | None = None
                     ) -> QuerySet[Tournament]:
     """Every tournament, newest first."""
-    tournaments = _tournaments().order_by("-created_at", "-pk")
+    found = tournaments().order_by("-created_at", "-pk")
     if state:
-        tournaments = tournaments.filter(state=state)
+        found = found.filter(state=state)
     if game:
-        tournaments = tournaments.filter(game=game)
-    return tournaments
-
-
-def tournament_get(*, tournament_id: int) -> Tournament:
-    tournament = _tournaments().filter(pk=tournament_id).first()
-    if tournament is None:
-        raise Http404(f"no tournament {tournament_id}; tournaments are listed at "
-                      "/api/tournaments/")
-    return tournament
-
-
-def _challenges() -> QuerySet[Challenge]:
-    return (Challenge.objects.select_related("challenger", "bot", "version", "opponent__owner",
-                                             "opponent_version")
-            .defer("version__archive", "version__log", "opponent_version__archive",
-                   "opponent_version__log"))
+        found = found.filter(game=game)
+    return found
 
 
 def challenge_list(*, bot: Bot | None = None) -> QuerySet[Challenge]:
     """Challenges, newest first; with ``bot``, those it made or received. A challenge is as
     public as its matches are (a private bot's matches stay public, as on the site)."""
-    challenges = _challenges().order_by("-created_at", "-pk")
+    found = challenges().order_by("-created_at", "-pk")
     if bot is not None:
-        challenges = challenges.filter(Q(bot=bot) | Q(opponent=bot))
-    return challenges
+        found = found.filter(Q(bot=bot) | Q(opponent=bot))
+    return found
 
 
-def challenge_get(*, challenge_id: int) -> Challenge:
-    challenge = _challenges().filter(pk=challenge_id).first()
-    if challenge is None:
-        raise Http404(f"no challenge {challenge_id}; challenges are listed at /api/challenges/")
-    return challenge

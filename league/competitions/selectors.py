@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, QuerySet
+from django.http import Http404
 
 from league.competitions import formats
 from league.competitions.formats import elimination
@@ -114,9 +115,40 @@ class TournamentPage:
     series_rule: str
 
 
-def tournament_list() -> dict[str, QuerySet[Tournament]]:
-    base = (Tournament.objects.select_related("created_by")
+def tournaments() -> QuerySet[Tournament]:
+    """Tournaments with their creator, their ladder and their field's size (``entered``): the
+    rows of the pages' and the API's lists and of a tournament's page."""
+    return (Tournament.objects.select_related("created_by__profile", "ladder")
             .annotate(entered=Count("entries", filter=Q(entries__withdrawn=False))))
+
+
+def tournament_get(*, tournament_id: int) -> Tournament:
+    tournament = tournaments().filter(pk=tournament_id).first()
+    if tournament is None:
+        raise Http404(f"no tournament {tournament_id}; tournaments are listed at "
+                      "/api/tournaments/")
+    return tournament
+
+
+def challenges() -> QuerySet[Challenge]:
+    """Challenges with their bots, owners, versions (never their archives or logs) and
+    challenger: the rows of the pages and the API."""
+    return (Challenge.objects.select_related("bot__owner__profile", "version",
+                                             "opponent__owner__profile", "opponent_version",
+                                             "challenger__profile", "ladder")
+            .defer("version__archive", "version__log", "opponent_version__archive",
+                   "opponent_version__log"))
+
+
+def challenge_get(*, challenge_id: int) -> Challenge:
+    challenge = challenges().filter(pk=challenge_id).first()
+    if challenge is None:
+        raise Http404(f"no challenge {challenge_id}; challenges are listed at /api/challenges/")
+    return challenge
+
+
+def tournament_list() -> dict[str, QuerySet[Tournament]]:
+    base = tournaments()
     return {
         "running": base.filter(state=TournamentState.RUNNING).order_by("starts_at"),
         "upcoming": base.filter(state__in=UPCOMING).order_by("starts_at"),
@@ -271,8 +303,6 @@ def challenge_page(c: Challenge) -> ChallengePage:
 
 
 def challenges_of_bot(bot_id: int, limit: int = 20) -> list[Challenge]:
-    return list(Challenge.objects.filter(Q(bot_id=bot_id) | Q(opponent_id=bot_id))
-                .select_related("bot", "version__bot", "opponent", "opponent_version__bot",
-                                "challenger")
+    return list(challenges().filter(Q(bot_id=bot_id) | Q(opponent_id=bot_id))
                 .order_by("-created_at")[:limit])
 

@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
@@ -28,7 +28,13 @@ from league.competitions.models import (
     Tournament,
     TournamentState,
 )
-from league.competitions.selectors import RULES, SERIES_RULE, challenge_page
+from league.competitions.selectors import (
+    RULES,
+    SERIES_RULE,
+    challenge_get,
+    challenge_page,
+    tournament_get,
+)
 from league.competitions.services import (
     entry_register,
     entry_withdraw,
@@ -89,11 +95,6 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 
 # -- a tournament's page -----------------------------------------------------------------------
 
-def _tournament(tournament_id: int) -> Tournament:
-    return get_object_or_404(Tournament.objects.select_related("created_by__profile", "ladder"),
-                             pk=tournament_id)
-
-
 def _tournament_context(request: HttpRequest, t: Tournament,
                         entry_form: EntryForm | None = None) -> dict[str, Any]:
     view = tournament_view(t)
@@ -142,7 +143,7 @@ def _changed(parts: dict[str, dict[str, str]], request: HttpRequest
 
 def tournament(request: HttpRequest, tournament_id: int, entry_form: EntryForm | None = None,
                status: int = 200) -> HttpResponse:
-    t = _tournament(tournament_id)
+    t = tournament_get(tournament_id=tournament_id)
     context = _tournament_context(request, t, entry_form)
     parts = _parts(request, "tournament", TOURNAMENT_PARTS, context)
     view = context["view"]
@@ -156,7 +157,7 @@ def tournament(request: HttpRequest, tournament_id: int, entry_form: EntryForm |
 def tournament_status(request: HttpRequest, tournament_id: int) -> JsonResponse:
     """What the page's script polls: the state, and each live part of the page whose text
     changed since the stamps it sent (``?known=name:stamp,...``)."""
-    t = _tournament(tournament_id)
+    t = tournament_get(tournament_id=tournament_id)
     context = _tournament_context(request, t)
     view = context["view"]
     parts = _parts(request, "tournament", TOURNAMENT_PARTS, context)
@@ -169,7 +170,7 @@ def tournament_status(request: HttpRequest, tournament_id: int) -> JsonResponse:
 @login_required
 @require_POST
 def tournament_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    t = _tournament(tournament_id)
+    t = tournament_get(tournament_id=tournament_id)
     eligible, _ = entrants_for(request.user, t)
     form = EntryForm(request.POST, bots=eligible, user=request.user, game=t.game)
     entry, status = form_attempt(form, lambda data: entry_register(
@@ -183,7 +184,7 @@ def tournament_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    t = _tournament(tournament_id)
+    t = tournament_get(tournament_id=tournament_id)
     given = request.POST.get("bot", "").strip()
     bot = Bot.objects.filter(pk=int(given)).first() if given.isdigit() else None
     if bot is None:
@@ -197,7 +198,7 @@ def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpRespons
 @login_required
 @require_POST
 def tournament_cancel_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    t = _tournament(tournament_id)
+    t = tournament_get(tournament_id=tournament_id)
     form = CancelForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
     if message_attempt(request, lambda: tournament_cancel(tournament=t, user=request.user,
@@ -208,16 +209,6 @@ def tournament_cancel_view(request: HttpRequest, tournament_id: int) -> HttpResp
 
 # -- a challenge's page ----------------------------------------------------------------------
 
-def _challenge(request: HttpRequest, challenge_id: int) -> Challenge:
-    c = (Challenge.objects.select_related("bot__owner__profile", "version",
-                                          "opponent__owner__profile", "opponent_version",
-                                          "challenger__profile", "ladder")
-         .filter(pk=challenge_id).first())
-    if c is None:
-        raise Http404("No such challenge (or one of its bots is private).")
-    return c
-
-
 def _challenge_context(c: Challenge) -> dict[str, Any]:
     page = challenge_page(c)
     return {"c": c, "page": page, "done": c.state != ChallengeState.PLAYING,
@@ -227,7 +218,7 @@ def _challenge_context(c: Challenge) -> dict[str, Any]:
 
 
 def challenge(request: HttpRequest, challenge_id: int) -> HttpResponse:
-    c = _challenge(request, challenge_id)
+    c = challenge_get(challenge_id=challenge_id)
     context = _challenge_context(c)
     parts = _parts(request, "challenge", CHALLENGE_PARTS, context)
     return render(request, "web/challenge.html", {
@@ -237,7 +228,7 @@ def challenge(request: HttpRequest, challenge_id: int) -> HttpResponse:
 
 
 def challenge_status(request: HttpRequest, challenge_id: int) -> JsonResponse:
-    c = _challenge(request, challenge_id)
+    c = challenge_get(challenge_id=challenge_id)
     context = _challenge_context(c)
     parts = _parts(request, "challenge", CHALLENGE_PARTS, context)
     page = context["page"]
