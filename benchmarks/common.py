@@ -7,7 +7,6 @@ a loaded or slower machine still compare like with like.
 from __future__ import annotations
 
 import os
-import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -42,15 +41,6 @@ def rate(fn: Callable[[], int], seconds: float) -> float:
     while (elapsed := time.perf_counter() - start) < seconds:
         done += fn()
     return done / elapsed
-
-
-def median_time(fn: Callable[[], object], repeat: int) -> float:
-    samples = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - t)
-    return statistics.median(samples)
 
 
 def print_table(title: str, rows: list[Row]) -> None:

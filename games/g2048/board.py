@@ -402,9 +402,6 @@ class Geometry:
         return (board | low << (4 * cell) | low << self.col_nibble[cell]
                 | (exponent >> 4) << (self.high_shift + cell))
 
-    def has_move(self, board: int) -> bool:
-        return self.legal_mask(board) != 0
-
     # -- conversions and figures --------------------------------------------------------
     def exponent(self, board: int, cell: int) -> int:
         return ((board >> (4 * cell)) & 15) | (((board >> (self.high_shift + cell)) & 1) << 4)

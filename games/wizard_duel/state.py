@@ -43,7 +43,6 @@ from games.wizard_duel.board import (
     RAY,
     ROWS,
     STEP,
-    TOTAL,
     count,
     gather_texts,
     half_of,
@@ -399,9 +398,6 @@ class WizardDuelState(State):
         return {"damage": list(self.damage), "turns": self.turn, "turns_used": list(self.used),
                 "spells": list(self.spells), "hits": list(self.hits),
                 "gathered": list(self.gathered)}
-
-    def cell_total(self, cell: int) -> int:
-        return TOTAL[self.cells[cell]]
 
     # -- views --------------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:

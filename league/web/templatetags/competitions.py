@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.timesince import timeuntil
 
 from league.competitions.models import Entry
-from league.web.competition_pages import SeriesLine, format_name
+from league.web.competition_pages import SeriesLine
 
 register = template.Library()
 
@@ -50,8 +50,3 @@ def until(moment: datetime | None) -> str:
     if moment - timezone.now() < timedelta(minutes=1):
         return "under a minute"
     return timeuntil(moment)
-
-
-@register.filter
-def tournament_format(value: str) -> str:
-    return format_name(value)
