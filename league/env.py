@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from django.core.exceptions import ImproperlyConfigured
 
 TRUE = {"1", "true", "yes", "on"}
 FALSE = {"0", "false", "no", "off", ""}
+N = TypeVar("N", int, float)
 
 
 def _raw(name: str) -> str | None:
@@ -50,26 +53,22 @@ def env_bool(name: str, default: bool = False) -> bool:
 
 
 def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
-    value = _raw(name)
-    if value is None or value == "":
-        return default
-    try:
-        number = int(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={value!r}: expected a whole number") from None
-    if minimum is not None and number < minimum:
-        raise ImproperlyConfigured(f"{name}={number}: must be at least {minimum}")
-    return number
+    return _number(name, default, minimum, int, "a whole number")
 
 
 def env_float(name: str, default: float, *, minimum: float | None = None) -> float:
+    return _number(name, default, minimum, float, "a number")
+
+
+def _number(name: str, default: N, minimum: N | None, parse: Callable[[str], N],
+            expected: str) -> N:
     value = _raw(name)
     if value is None or value == "":
         return default
     try:
-        number = float(value)
+        number = parse(value)
     except ValueError:
-        raise ImproperlyConfigured(f"{name}={value!r}: expected a number") from None
+        raise ImproperlyConfigured(f"{name}={value!r}: expected {expected}") from None
     if minimum is not None and number < minimum:
         raise ImproperlyConfigured(f"{name}={number}: must be at least {minimum}")
     return number
