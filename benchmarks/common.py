@@ -7,6 +7,8 @@ a loaded or slower machine still compare like with like.
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +28,17 @@ class Row:
         if self.baseline in (None, 0) or self.ours == 0:
             return None
         return self.ours / self.baseline if self.higher_is_better else self.baseline / self.ours
+
+
+def stop_group(process: subprocess.Popen, grace: float) -> None:
+    """Stop ``process``, started in a session of its own, with everything it started:
+    SIGTERM to the group, SIGKILL if it is still there after ``grace`` seconds."""
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(grace)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
 
 
 def pin_to_one_core() -> None:

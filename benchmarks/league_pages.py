@@ -25,7 +25,6 @@ import argparse
 import http.client
 import os
 import random
-import signal
 import statistics
 import subprocess
 import sys
@@ -38,6 +37,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from benchmarks.common import stop_group
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL_DB = "botleague_pages_small"
@@ -138,12 +139,7 @@ def serving(url: str, port: int, log: Path) -> Iterator[tuple[str, int]]:
                 time.sleep(0.2)
         yield base, server.pid
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
+        stop_group(server, 10)
 
 
 def pages(alias: str, rng: random.Random) -> dict[str, list[str]]:

@@ -19,7 +19,6 @@ import argparse
 import datetime as dt
 import os
 import shutil
-import signal
 import socket
 import sqlite3
 import subprocess
@@ -29,6 +28,8 @@ import time
 import urllib.request
 from collections import Counter
 from pathlib import Path
+
+from benchmarks.common import stop_group
 
 ROOT = Path(__file__).resolve().parent.parent
 OPEN_VALIDATIONS = ("SELECT count(*) FROM ladders_match WHERE kind = 'validation' "
@@ -85,12 +86,7 @@ def league_run(keep_busy: bool, slots: int, window: float, warmup: float) -> dic
         time.sleep(window)
         until = time.time()
     finally:
-        os.killpg(up.pid, signal.SIGTERM)
-        try:
-            up.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(up.pid, signal.SIGKILL)
-            up.wait()
+        stop_group(up, 30)
     with sqlite3.connect(database) as db:
         rows = db.execute(
             "SELECT m.id, m.kind, m.started_at, m.finished_at, l.slug, l.kind "
