@@ -47,9 +47,18 @@ class League:
     """What the tests ask of a deployed league, however it is deployed: a Django shell in a
     web container, logs and containers by service, and the API at ``url``."""
 
-    url: str
+    port: int  # where the API answers, on this machine
+    folder: Path  # the deployment's own files (its env file among them)
     worker: str  # the service whose containers play matches
     sandbox: str  # "bwrap" or "docker": where its bots run
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def env_file(self) -> Path:
+        return self.folder / "env"
 
     def logs(self, *services: str, tail: int = 60) -> str:
         raise NotImplementedError
@@ -107,14 +116,6 @@ class Deployment(League):
     @property
     def worker(self) -> str:
         return "worker-engine" if self.sandbox == "docker" else "worker"
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def env_file(self) -> Path:
-        return self.folder / "env"
 
     def write_env(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -195,14 +196,6 @@ class Stack(League):
     sandbox: str = "docker"
     # build_images()'s answer: the stack runs exactly these, not whatever is ``:latest``.
     images: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def env_file(self) -> Path:
-        return self.folder / "env"
 
     def environ(self) -> dict[str, str]:
         return {**os.environ, "BOTLEAGUE_STACK": self.name,
@@ -303,6 +296,12 @@ def docker_ready() -> str | None:
     """Why compose tests cannot run here, or None."""
     if not shutil.which("docker-compose"):
         return "docker-compose is not installed (requirements-apt.txt)"
+    return engine_ready()
+
+
+def engine_ready() -> str | None:
+    """Why no league can be deployed on this Docker engine (none, or our images missing),
+    or None."""
     if subprocess.run(["docker", "info"], capture_output=True, check=False).returncode:
         return "no Docker engine"
     for image in ("botleague/base:bookworm", "botleague/runner:latest"):

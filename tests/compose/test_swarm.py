@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks.deployment import Stack, build_images, docker_lines, wait
+from benchmarks.deployment import Stack, build_images, docker_lines, engine_ready, wait
 from tests.compose.conftest import SETTINGS
 from tests.compose.ledger import ledger
 from tests.compose.scenarios import assert_all_finished_once, sigkill_mid_match, steady_players
@@ -34,12 +34,9 @@ def engine_swarm() -> str:
 
 def why_not() -> str | None:
     """Why the swarm test cannot run here, or None."""
-    if subprocess.run(["docker", "info"], capture_output=True, check=False).returncode:
-        return "no Docker engine"
-    for image in ("botleague/base:bookworm", "botleague/runner:latest"):
-        if subprocess.run(["docker", "image", "inspect", image], capture_output=True,
-                          check=False).returncode:
-            return f"image {image} is missing (./dev setup builds it)"
+    reason = engine_ready()
+    if reason:
+        return reason
     state = engine_swarm()
     if state not in ("inactive", "active"):
         return f"this engine is in a swarm it does not manage ({state})"
