@@ -83,6 +83,14 @@ class State(ABC):
     history: list[str]
     _result: Result | None
 
+    def __init__(self, game: Game, seed: int) -> None:
+        """What every state starts from: its game, its seed and the random stream drawn from
+        it, and no result; each game adds its position (and its ``history``)."""
+        self.game = game
+        self.seed = seed
+        self.rng = Rng(seed)
+        self._result = None
+
     # -- whose turn ---------------------------------------------------------------------
     @property
     @abstractmethod
@@ -184,3 +192,7 @@ class State(ABC):
 
     def __str__(self) -> str:
         return self.render()
+
+    def _last_line(self, playing: str) -> str:
+        """``render``'s last line: ``playing`` while the game goes on, then the result."""
+        return playing if self._result is None else self._result.summary()

@@ -13,12 +13,11 @@ from enum import IntEnum
 from functools import cache
 from typing import Any
 
-from games.core import Game, State
+from games.core import Game
 from games.errors import GameError, IllegalMoveError, MalformedMoveError
 from games.options import IntOption, OptionSchema
 from games.registry import register
-from games.result import Result
-from games.rng import Rng
+from games.solo import SoloState
 
 
 class Command(IntEnum):
@@ -191,18 +190,13 @@ def _count(observation: Mapping[str, Any], key: str, least: int) -> int:
     return value
 
 
-class RobotsState(State):
+class RobotsState(SoloState):
     """A Robots position: ``player`` is a cell index, ``robots`` and ``scrap`` bitboards."""
 
     game: Robots
 
     def __init__(self, game: Robots, seed: int) -> None:
-        self.game = game
-        self.seed = seed
-        self.rng = Rng(seed)
-        self._history: list[str] = []
-        self._history_shared = False
-        self._result = None
+        super().__init__(game, seed)
         self.geometry = game.geometry
         self.player = 0
         self.robots = 0
@@ -231,15 +225,6 @@ class RobotsState(State):
 
     # -- moves ------------------------------------------------------------------------------
     @property
-    def history(self) -> list[str]:  # type: ignore[override]
-        """Commands applied so far. Read-only: copies share it until they diverge."""
-        return self._history
-
-    @property
-    def to_move(self) -> int | None:
-        return None if self._result is not None else 0
-
-    @property
     def position(self) -> tuple[int, int]:
         """The player's (row, col)."""
         return divmod(self.player, self.game.cols)
@@ -266,8 +251,7 @@ class RobotsState(State):
             digit = int(Command.parse(move))
         target = self._check(digit, move)
         if self._history_shared:
-            self._history = list(self._history)
-            self._history_shared = False
+            self._own_history()
         self._history.append(_TEXTS[digit])
         self.player = target
         self.turn += 1
@@ -328,14 +312,7 @@ class RobotsState(State):
         if self.turn >= self.game.max_turns:
             self._end("max-turns", f"stopped after {self.turn} turns (max_turns)")
 
-    def _end(self, reason: str, detail: str) -> None:
-        self._result = Result(reason=reason, scores=self.scores(), outcomes=None,
-                              detail=detail, extra=self.extra())
-
     # -- figures ----------------------------------------------------------------------------
-    def scores(self) -> tuple[float, ...]:
-        return (self.score,)
-
     def extra(self) -> dict[str, Any]:
         return {"level": self.level, "turns": self.turn, "destroyed": self.destroyed}
 
@@ -365,28 +342,11 @@ class RobotsState(State):
                 "robots_left": self.robots.bit_count(), "destroyed": self.destroyed,
                 "to_move": self.to_move, "legal_moves": self.legal_moves()}
 
-    def spectator(self) -> dict[str, Any]:
-        view = self.observation(0)
-        view["result"] = None if self._result is None else self._result.to_json()
-        return view
-
     def render(self, player: int | None = None) -> str:
         lines = self.board_rows()
-        if self._result is None:
-            lines.append(f"level {self.level}, score {self.score}, turn {self.turn}, "
-                         f"{self.robots.bit_count()} robots left")
-        else:
-            lines.append(self._result.summary())
+        lines.append(self._last_line(f"level {self.level}, score {self.score}, turn "
+                                     f"{self.turn}, {self.robots.bit_count()} robots left"))
         return "\n".join(lines)
-
-    # -- copying ----------------------------------------------------------------------------
-    def copy(self) -> RobotsState:
-        twin = RobotsState.__new__(RobotsState)
-        twin.__dict__.update(self.__dict__)
-        twin.rng = self.rng.copy()
-        # Copy-on-write history: a search copies far more often than it keeps the copy.
-        self._history_shared = twin._history_shared = True
-        return twin
 
 
 def _nth_bit(mask: int, n: int, chunk: int) -> int:

@@ -17,7 +17,6 @@ from games.errors import GameError, IllegalMoveError, MalformedMoveError
 from games.options import IntOption, OptionSchema
 from games.registry import register
 from games.result import Result, two_player_outcomes
-from games.rng import Rng
 
 _MOVE = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*$")
 
@@ -103,11 +102,8 @@ class StonesState(State):
     game: Stones
 
     def __init__(self, game: Stones, seed: int) -> None:
-        self.game = game
-        self.seed = seed
-        self.rng = Rng(seed)
+        super().__init__(game, seed)
         self.history = []
-        self._result = None
         self.size = game.size
         self.full = (1 << (self.size * self.size)) - 1
         self.stones = 0
@@ -196,10 +192,7 @@ class StonesState(State):
         n = self.size
         head = "   " + " ".join(str(c) for c in range(n))
         lines = [head] + [f"{r:>2} " + " ".join(row) for r, row in enumerate(self.board_rows())]
-        if self._result is None:
-            lines.append(f"turn {self.turn}, player {self._player} to move")
-        else:
-            lines.append(self._result.summary())
+        lines.append(self._last_line(f"turn {self.turn}, player {self._player} to move"))
         return "\n".join(lines)
 
     def copy(self) -> StonesState:

@@ -31,7 +31,6 @@ from games.core import Game, State
 from games.errors import GameError, IllegalMoveError
 from games.registry import register
 from games.result import Result, two_player_outcomes
-from games.rng import Rng
 
 START_BITS = tuple(1 << (y * SIZE + x) for x, y in START_SQUARES)
 ALL_PIECES = (1 << len(LETTERS)) - 1
@@ -68,14 +67,11 @@ class BlokusDuoState(State):
     game: BlokusDuo
 
     def __init__(self, game: BlokusDuo, seed: int = 0) -> None:
-        self.game = game
-        self.seed = seed
-        self.rng = Rng(seed)
+        super().__init__(game, seed)
         self.history: list[str] = []
         # Moves played, passes included; not len(history), since a state rebuilt from an
         # observation knows how many moves were played but not which.
         self.turn = 0
-        self._result: Result | None = None
         self.own = [0, 0]            # squares each player covers
         self.edges = [0, 0]          # squares edge-adjacent to each player's pieces
         self.corners = [0, 0]        # squares corner-adjacent to each player's pieces
@@ -283,10 +279,7 @@ class BlokusDuoState(State):
             flag = " (passed)" if self.passed[p] else ""
             lines.append(f"player {p} {marks[str(p)]}: {self.squares_placed(p)} squares, "
                          f"left {''.join(self.pieces_left(p)) or '-'}{flag}")
-        if self._result is None:
-            lines.append(f"turn {self.turn}, player {self._player} to move")
-        else:
-            lines.append(self._result.summary())
+        lines.append(self._last_line(f"turn {self.turn}, player {self._player} to move"))
         return "\n".join(lines)
 
     # -- copying and rebuilding -------------------------------------------------------------

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from enum import IntEnum
 from typing import Any
 
-from games.core import Game, State
+from games.core import Game
 from games.errors import GameError, IllegalMoveError, MalformedMoveError
 from games.g2048.board import Geometry, geometry
 from games.g2048.playout import OVERFLOW
@@ -18,8 +18,8 @@ from games.g2048.playout import playout as fast_playout
 from games.g2048.playout import worth as playout_worth
 from games.options import FloatOption, IntOption, OptionSchema
 from games.registry import register
-from games.result import Result
 from games.rng import Rng
+from games.solo import SoloState
 
 
 class Direction(IntEnum):
@@ -151,7 +151,7 @@ def _count(observation: Mapping[str, Any], key: str) -> int:
     return value
 
 
-class G2048State(State):
+class G2048State(SoloState):
     """A 2048 position. ``board`` is the packed int of ``games.g2048.board``.
 
     Search helpers: ``slide`` returns the position after a move but before its spawn (an
@@ -162,12 +162,7 @@ class G2048State(State):
     game: G2048
 
     def __init__(self, game: G2048, seed: int) -> None:
-        self.game = game
-        self.seed = seed
-        self.rng = Rng(seed)
-        self._history: list[str] = []
-        self._history_shared = False
-        self._result = None
+        super().__init__(game, seed)
         self.geometry = game.geometry
         self.board = 0
         self.score = 0
@@ -176,15 +171,6 @@ class G2048State(State):
         self._legal = -1  # cached legal-direction mask, -1 = not computed
 
     # -- moves ----------------------------------------------------------------------------
-    @property
-    def history(self) -> list[str]:  # type: ignore[override]
-        """Moves applied so far, canonical. Read-only: copies share it until they diverge."""
-        return self._history
-
-    @property
-    def to_move(self) -> int | None:
-        return None if self._result is not None else 0
-
     def legal_mask(self) -> int:
         """Bit ``Direction.X`` set when that direction is legal."""
         if self._result is not None or self.pending_spawn:
@@ -320,10 +306,6 @@ class G2048State(State):
         self._legal = -1
         self._check_end()
 
-    def _own_history(self) -> None:
-        self._history = list(self._history)
-        self._history_shared = False
-
     def _check_end(self) -> None:
         # A board with an empty cell always has a legal move, so only a full one is tested.
         if not self.geometry.empty_mask(self.board) and not self.legal_mask():
@@ -331,14 +313,7 @@ class G2048State(State):
         elif self.turn >= self.game.max_turns:
             self._end("max-turns", f"stopped after {self.turn} moves (max_turns)")
 
-    def _end(self, reason: str, detail: str) -> None:
-        self._result = Result(reason=reason, scores=self.scores(), outcomes=None,
-                              detail=detail, extra=self.extra())
-
     # -- figures --------------------------------------------------------------------------
-    def scores(self) -> tuple[float, ...]:
-        return (self.score,)
-
     def max_tile(self) -> int:
         e = self.geometry.max_exponent(self.board)
         return 1 << e if e else 0
@@ -357,28 +332,11 @@ class G2048State(State):
                 "max_tile": self.max_tile(), "to_move": self.to_move,
                 "legal_moves": self.legal_moves()}
 
-    def spectator(self) -> dict[str, Any]:
-        view = self.observation(0)
-        view["result"] = None if self._result is None else self._result.to_json()
-        return view
-
     def render(self, player: int | None = None) -> str:
         grid = self.grid()
         width = max(4, *(len(str(v)) for row in grid for v in row))
         lines = [" ".join(str(v).rjust(width) if v else ".".rjust(width) for v in row)
                  for row in grid]
-        if self._result is None:
-            legal = " ".join(self.legal_moves()) or "none (a tile must spawn)"
-            lines.append(f"score {self.score}, move {self.turn}, legal: {legal}")
-        else:
-            lines.append(self._result.summary())
+        legal = " ".join(self.legal_moves()) or "none (a tile must spawn)"
+        lines.append(self._last_line(f"score {self.score}, move {self.turn}, legal: {legal}"))
         return "\n".join(lines)
-
-    # -- copying --------------------------------------------------------------------------
-    def copy(self) -> G2048State:
-        twin = G2048State.__new__(G2048State)
-        twin.__dict__.update(self.__dict__)
-        twin.rng = self.rng.copy()
-        # Copy-on-write history: a search copies far more often than it keeps the copy.
-        self._history_shared = twin._history_shared = True
-        return twin

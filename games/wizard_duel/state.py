@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from games.core import State
 from games.errors import IllegalMoveError
 from games.result import Result, two_player_outcomes
-from games.rng import Rng
 from games.wizard_duel import views
 from games.wizard_duel.actions import (
     DIRECTIONS,
@@ -76,11 +75,8 @@ class WizardDuelState(State):
     game: WizardDuel
 
     def __init__(self, game: WizardDuel, seed: int) -> None:
-        self.game = game
-        self.seed = seed
-        self.rng = Rng(seed)
+        super().__init__(game, seed)
         self.history = []
-        self._result = None
         self.turns_each: int = game.options["turns_each"]
         self.cells = [random_cell(self.rng) for _ in range(CELLS)]
         # Refills fork their own streams from this, independent of each other (module doc).
