@@ -33,6 +33,14 @@ class Player(ABC):
         """The move to play, given this player's observation."""
 
 
+class RandomPlayer(Player):
+    """Uniform over the legal moves: the ``random`` player of every game whose legal moves
+    are all worth drawing (each game's module registers it in its place in the listing)."""
+
+    def choose(self, observation: Mapping[str, Any]) -> str:
+        return self.rng.choice(observation["legal_moves"])
+
+
 _PLAYERS: dict[str, dict[str, type[Player]]] = {}
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from games.core import Game
 from games.g2048 import G2048, Geometry
 from games.g2048.board import LazyTable
-from games.players.base import Player, register_player
+from games.players.base import Player, RandomPlayer, register_player
 
 _NAMES = ("L", "R", "U", "D")
 
@@ -27,10 +27,7 @@ def board_from_observation(geom: Geometry, observation: Mapping[str, Any]) -> in
                            for row in observation["grid"]])
 
 
-@register_player("g2048", "random")
-class Random2048(Player):
-    def choose(self, observation: Mapping[str, Any]) -> str:
-        return self.rng.choice(observation["legal_moves"])
+register_player("g2048", "random")(RandomPlayer)
 
 
 @register_player("g2048", "greedy")

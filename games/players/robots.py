@@ -12,14 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.core import Game
-from games.players.base import Player, register_player
+from games.players.base import Player, RandomPlayer, register_player
 from games.robots import Command, Robots, RobotsState
 
-
-@register_player("robots", "random")
-class RandomRobots(Player):
-    def choose(self, observation: Mapping[str, Any]) -> str:
-        return self.rng.choice(observation["legal_moves"])
+register_player("robots", "random")(RandomPlayer)
 
 
 def safe_moves(state: RobotsState) -> list[Command]:

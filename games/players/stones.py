@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.core import Game
-from games.players.base import Player, register_player
+from games.players.base import Player, RandomPlayer, register_player
 from games.stones import neighbourhoods
 
 
@@ -130,10 +130,7 @@ class StonesSolver:
         return wins
 
 
-@register_player("stones", "random")
-class RandomStones(Player):
-    def choose(self, observation: Mapping[str, Any]) -> str:
-        return self.rng.choice(observation["legal_moves"])
+register_player("stones", "random")(RandomPlayer)
 
 
 @register_player("stones", "perfect")

@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
-from games.players.base import Player, register_player
+from games.players.base import Player, RandomPlayer, register_player
 from games.wizard_duel.actions import DIRECTIONS
 from games.wizard_duel.board import CELLS, COLS, HALF, RAY, STEP
 
@@ -40,12 +40,7 @@ _COL = tuple(i % COLS for i in range(CELLS))
 _ROW = tuple(i // COLS for i in range(CELLS))
 
 
-@register_player("wizard_duel", "random")
-class RandomWizard(Player):
-    """Uniform over the legal moves (so mostly arrows whenever it holds fire)."""
-
-    def choose(self, observation: Mapping[str, Any]) -> str:
-        return self.rng.choice(observation["legal_moves"])
+register_player("wizard_duel", "random")(RandomPlayer)  # mostly arrows whenever it holds fire
 
 
 @register_player("wizard_duel", "hunter")
