@@ -4,49 +4,56 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Generic, TypeVar
 
 from games.errors import OptionError
 
+N = TypeVar("N", int, float)
+
 
 @dataclass(frozen=True)
-class IntOption:
-    name: str
-    default: int
-    min: int
-    max: int
-    help: str = ""
+class _RangeOption(Generic[N]):
+    """A number between ``min`` and ``max``; a subclass says which kind of number."""
 
-    def check(self, value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise OptionError(self.name, f"must be an integer, got {value!r}")
+    name: str
+    default: N
+    min: N
+    max: N
+    help: str = ""
+    kind: ClassVar[str]
+    accepts: ClassVar[type | tuple[type, ...]]
+    expected: ClassVar[str]
+
+    def check(self, value: Any) -> N:
+        if isinstance(value, bool) or not isinstance(value, self.accepts):
+            raise OptionError(self.name, f"must be {self.expected}, got {value!r}")
         if not self.min <= value <= self.max:
             raise OptionError(self.name, f"{value} is out of range {self.min}..{self.max}")
+        return self._convert(value)
+
+    def _convert(self, value: Any) -> N:
         return value
 
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "type": "int", "default": self.default,
+        return {"name": self.name, "type": self.kind, "default": self.default,
                 "min": self.min, "max": self.max, "help": self.help}
 
 
 @dataclass(frozen=True)
-class FloatOption:
-    name: str
-    default: float
-    min: float
-    max: float
-    help: str = ""
+class IntOption(_RangeOption[int]):
+    kind = "int"
+    accepts = int
+    expected = "an integer"
 
-    def check(self, value: Any) -> float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise OptionError(self.name, f"must be a number, got {value!r}")
-        if not self.min <= value <= self.max:
-            raise OptionError(self.name, f"{value} is out of range {self.min}..{self.max}")
+
+@dataclass(frozen=True)
+class FloatOption(_RangeOption[float]):
+    kind = "float"
+    accepts = (int, float)
+    expected = "a number"
+
+    def _convert(self, value: Any) -> float:
         return float(value)
-
-    def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "type": "float", "default": self.default,
-                "min": self.min, "max": self.max, "help": self.help}
 
 
 Option = IntOption | FloatOption
