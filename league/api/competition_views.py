@@ -8,7 +8,7 @@ from typing import Any
 
 from django.http import Http404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import generics, status
+from rest_framework import status
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -28,7 +28,7 @@ from league.api.competition_serializers import (
     TournamentFilters,
     TournamentSerializer,
 )
-from league.api.filters import query_filters
+from league.api.filters import FilteredList
 from league.api.permissions import (
     require_creator_or_staff,
     require_owner,
@@ -77,19 +77,16 @@ def _challenge(request: Request, challenge_id: int) -> dict[str, Any]:
                                                          "page": page}).data
 
 
-class TournamentList(generics.ListAPIView):
+class TournamentList(FilteredList):
     """Tournaments, newest first; filter by state and game. POST makes one (signed in):
     anyone may make a tournament among public bots (a few a day); staff make official ones
     and set their own limits."""
 
     serializer_class = TournamentSerializer
+    filters = TournamentFilters
 
-    @extend_schema(parameters=[TournamentFilters])
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
-
-    def get_queryset(self) -> Any:
-        return selectors.tournament_list(**query_filters(self.request, TournamentFilters))
+    def listed(self, filters: dict[str, Any]) -> Any:
+        return selectors.tournament_list(**filters)
 
     @extend_schema(request=TournamentCreateSerializer,
                    responses={201: TournamentDetailSerializer, 400: REFUSED,
@@ -156,19 +153,15 @@ class TournamentCancel(APIView):
         return Response(_tournament(request, tournament_id))
 
 
-class ChallengeList(generics.ListAPIView):
+class ChallengeList(FilteredList):
     """Challenges, newest first; ``bot`` keeps those it made or received. POST challenges a
     public bot (or a built-in player) with one of yours: 1-10 unrated games, seats
     alternated, queued at once; the games count against your hourly rate."""
 
     serializer_class = ChallengeSerializer
+    filters = ChallengeFilters
 
-    @extend_schema(parameters=[ChallengeFilters])
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
-
-    def get_queryset(self) -> Any:
-        filters = query_filters(self.request, ChallengeFilters)
+    def listed(self, filters: dict[str, Any]) -> Any:
         if "bot" in filters:
             filters["bot"] = bot_get(user=self.request.user, bot_id=filters["bot"])
         return selectors.challenge_list(**filters)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from rest_framework import serializers
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import generics, serializers
 from rest_framework.request import Request
 
 from league.ladders.models import MatchKind, MatchStatus
@@ -31,6 +32,23 @@ def query_filters(request: Request, filters: type[serializers.Serializer]) -> di
     form = filters(data=request.query_params)
     form.is_valid(raise_exception=True)
     return dict(form.validated_data)
+
+
+# A list whose query parameters ``filters`` checks: they are the schema's parameters of its
+# GET, and ``listed`` gets them checked. (No docstring: the schema would describe every list
+# without one of its own by it.)
+class FilteredList(generics.ListAPIView):
+    filters: ClassVar[type[serializers.Serializer]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        extend_schema_view(get=extend_schema(parameters=[cls.filters]))(cls)
+
+    def get_queryset(self) -> Any:
+        return self.listed(query_filters(self.request, self.filters))
+
+    def listed(self, filters: dict[str, Any]) -> Any:
+        raise NotImplementedError
 
 
 class FrameRange(serializers.Serializer):

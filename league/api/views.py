@@ -16,7 +16,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.api import selectors
-from league.api.filters import BotFilters, FrameRange, MatchFilters, RankingFilters, query_filters
+from league.api.filters import (
+    BotFilters,
+    FilteredList,
+    FrameRange,
+    MatchFilters,
+    RankingFilters,
+    query_filters,
+)
 from league.api.permissions import require_owner, require_signed_in, require_source_access
 from league.api.serializers import (
     BotChangeSerializer,
@@ -61,30 +68,22 @@ class LadderDetail(generics.RetrieveAPIView):
         return selectors.ladder_get(slug=self.kwargs["slug"])
 
 
-class LadderRankings(generics.ListAPIView):
+class LadderRankings(FilteredList):
     """The board, best first, a page at a time (paged in the database); ``q`` keeps the
     bots whose name or owner holds it, each with its rank on the whole board."""
 
     serializer_class = RankingSerializer
+    filters = RankingFilters
 
-    @extend_schema(parameters=[RankingFilters])
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
-
-    def get_queryset(self) -> Any:
-        filters = query_filters(self.request, RankingFilters)
+    def listed(self, filters: dict[str, Any]) -> Any:
         return Board(selectors.ladder_get(slug=self.kwargs["slug"]), filters.get("q", ""))
 
 
-class BotList(generics.ListAPIView):
+class BotList(FilteredList):
     serializer_class = BotSerializer
+    filters = BotFilters
 
-    @extend_schema(parameters=[BotFilters])
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
-
-    def get_queryset(self) -> Any:
-        filters = query_filters(self.request, BotFilters)
+    def listed(self, filters: dict[str, Any]) -> Any:
         return selectors.bot_list(user=self.request.user, **filters)
 
 
@@ -187,17 +186,13 @@ class VersionSource(APIView):
         return response
 
 
-class MatchList(generics.ListAPIView):
+class MatchList(FilteredList):
     """Matches, newest first; filter by ladder, bot, status and kind."""
 
     serializer_class = MatchSerializer
+    filters = MatchFilters
 
-    @extend_schema(parameters=[MatchFilters])
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
-
-    def get_queryset(self) -> Any:
-        filters = query_filters(self.request, MatchFilters)
+    def listed(self, filters: dict[str, Any]) -> Any:
         if "ladder" in filters:
             filters["ladder"] = selectors.ladder_get(slug=filters["ladder"])
         if "bot" in filters:
