@@ -28,7 +28,7 @@ from league.api.competition_serializers import (
     TournamentFilters,
     TournamentSerializer,
 )
-from league.api.filters import FilteredList
+from league.api.filters import FilteredList, checked
 from league.api.permissions import (
     require_creator_or_staff,
     require_owner,
@@ -94,9 +94,8 @@ class TournamentList(FilteredList):
                                                                "tournaments made")})
     def post(self, request: Request) -> Response:
         require_signed_in(request)
-        form = TournamentCreateSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        tournament = tournament_create(user=request.user, **form.validated_data)
+        tournament = tournament_create(user=request.user,
+                                       **checked(TournamentCreateSerializer, request.data))
         return Response(_tournament(request, tournament.pk), status=status.HTTP_201_CREATED)
 
 
@@ -118,9 +117,8 @@ class TournamentEntries(APIView):
     def post(self, request: Request, tournament_id: int) -> Response:
         require_signed_in(request)
         tournament = tournament_get(tournament_id=tournament_id)
-        form = EntryCreateSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        bot = _bot_in_body(request, form.validated_data["bot"], "bot")
+        data = checked(EntryCreateSerializer, request.data)
+        bot = _bot_in_body(request, data["bot"], "bot")
         require_owner(request, bot, "register it")
         entry = entry_register(tournament=tournament, bot=bot, user=request.user)
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
@@ -146,10 +144,8 @@ class TournamentCancel(APIView):
         require_signed_in(request)
         tournament = tournament_get(tournament_id=tournament_id)
         require_creator_or_staff(request, tournament, "cancel it")
-        form = CancelSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
         tournament_cancel(tournament=tournament, user=request.user,
-                          reason=form.validated_data["reason"])
+                          reason=checked(CancelSerializer, request.data)["reason"])
         return Response(_tournament(request, tournament_id))
 
 
@@ -172,9 +168,7 @@ class ChallengeList(FilteredList):
                                                                "games")})
     def post(self, request: Request) -> Response:
         require_signed_in(request)
-        form = ChallengeCreateSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        data = form.validated_data
+        data = checked(ChallengeCreateSerializer, request.data)
         bot = _bot_in_body(request, data["bot"], "bot")
         require_owner(request, bot, "challenge with it")
         opponent = (_bot_in_body(request, data["opponent"], "opponent")

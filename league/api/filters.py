@@ -1,4 +1,5 @@
-"""Query parameters of the lists, checked: a bad one is a 400 naming it."""
+"""Query parameters of the lists and the fields of a body, checked: a bad one is a 400 naming
+it."""
 
 from __future__ import annotations
 
@@ -28,10 +29,15 @@ class MatchFilters(serializers.Serializer):
     kind = serializers.ChoiceField(choices=MatchKind.choices, required=False)
 
 
+def checked(form: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    """``data`` (a body, a query) as ``form`` validates it; a 400 naming what is wrong."""
+    bound = form(data=data)
+    bound.is_valid(raise_exception=True)
+    return dict(bound.validated_data)
+
+
 def query_filters(request: Request, filters: type[serializers.Serializer]) -> dict[str, Any]:
-    form = filters(data=request.query_params)
-    form.is_valid(raise_exception=True)
-    return dict(form.validated_data)
+    return checked(filters, request.query_params)
 
 
 # A list whose query parameters ``filters`` checks: they are the schema's parameters of its

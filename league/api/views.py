@@ -22,6 +22,7 @@ from league.api.filters import (
     FrameRange,
     MatchFilters,
     RankingFilters,
+    checked,
     query_filters,
 )
 from league.api.permissions import require_owner, require_signed_in, require_source_access
@@ -97,14 +98,11 @@ class BotDetail(APIView):
     def patch(self, request: Request, bot_id: int) -> Response:
         """Owner: let others download the bot's source or not; take challenges or not."""
         bot = _owned_bot(request, bot_id, "change it")
-        data = BotChangeSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        if "source_public" in data.validated_data:
-            bot = bot_set_source_public(bot=bot,
-                                        source_public=data.validated_data["source_public"])
-        if "accepts_challenges" in data.validated_data:
-            bot = bot_set_challengeable(bot=bot,
-                                        accepts=data.validated_data["accepts_challenges"])
+        data = checked(BotChangeSerializer, request.data)
+        if "source_public" in data:
+            bot = bot_set_source_public(bot=bot, source_public=data["source_public"])
+        if "accepts_challenges" in data:
+            bot = bot_set_challengeable(bot=bot, accepts=data["accepts_challenges"])
         return Response(BotSerializer(bot_get(user=request.user, bot_id=bot.pk)).data)
 
 
@@ -152,13 +150,11 @@ class VersionUpload(APIView):
                               429: OpenApiResponse(description="over the upload rate, or too "
                                                                "many versions validating")})
     def post(self, request: Request) -> Response:
-        form = UploadSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        upload = form.validated_data["file"]
+        data = checked(UploadSerializer, request.data)
+        upload = data["file"]
         try:  # over its rate: RateLimited, a 429 (league.api.errors)
-            version = version_upload(owner=request.user, game=form.validated_data["game"],
-                                     name=form.validated_data["name"], filename=upload.name,
-                                     data=upload.read())
+            version = version_upload(owner=request.user, game=data["game"], name=data["name"],
+                                     filename=upload.name, data=upload.read())
         except UploadError as error:
             raise ValidationError(str(error)) from None
         version = version_get(user=request.user, version_id=version.pk)
