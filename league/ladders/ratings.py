@@ -74,6 +74,17 @@ def decayed(value: float, since: datetime | None, now: datetime) -> float:
     return decay(value, (now - since).total_seconds())
 
 
+@dataclass
+class Tally:
+    """Games played and how they ended, for one side: a page's head to head, the recount's
+    standing counters."""
+
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+
 class Counters(Protocol):
     """A version's counters on a ladder: a ``Standing``, as the finishing transaction keeps
     it, the recount's and the scale generator's. They count a game in one way, here."""

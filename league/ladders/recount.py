@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from league.ladders.lifecycle import FINISHED
 from league.ladders.models import Ladder, MatchKind, Participant, Standing
-from league.ladders.ratings import count_outcome, count_score, decay, decayed
+from league.ladders.ratings import Tally, count_outcome, count_score, decay, decayed
 
 COUNTERS = ("games", "wins", "losses", "draws", "score_sum", "score_sq_sum", "mu", "sigma",
             "recent")
@@ -25,11 +25,7 @@ RECENT_HORIZON = 48 * 3600.0
 
 
 @dataclass
-class Count:
-    games: int = 0
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
+class Count(Tally):
     score_sum: float = 0.0
     score_sq_sum: float = 0.0
     mu: float | None = None

@@ -6,10 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
+from games import Outcome
 from league.bots.models import Bot
 from league.ladders.lifecycle import FINISHED, OPEN
 from league.ladders.models import NO_SCORE, Ladder, LadderKind, Match, MatchKind, Participant
@@ -32,6 +33,15 @@ def match_get(*, match_id: int) -> Match:
     if match is None:
         raise Http404(f"no match {match_id}; matches are listed at /api/matches/")
     return match
+
+
+def tally_counts(*, flipped: bool = False) -> dict[str, Count]:
+    """Aggregates of participations: ``games`` and the ``wins``, ``losses`` and ``draws``
+    among them (``flipped``: counted from the other seat's side, their loss our win)."""
+    win, loss = (Outcome.LOSS, Outcome.WIN) if flipped else (Outcome.WIN, Outcome.LOSS)
+    return {"games": Count("id"), "wins": Count("id", filter=Q(outcome=win)),
+            "losses": Count("id", filter=Q(outcome=loss)),
+            "draws": Count("id", filter=Q(outcome=Outcome.DRAW))}
 
 
 def standing_history(*, bot: Bot) -> QuerySet[Participant]:
@@ -215,8 +225,6 @@ def ladder_board(ladder: Ladder, limit: int | None = None) -> list[BoardRow]:
 
 
 def queue_counts() -> dict[str, int]:
-    from django.db.models import Count
-
     rows = Match.objects.filter(status__in=OPEN).values(
         "status").annotate(n=Count("id"))
     counts = dict.fromkeys(OPEN, 0)

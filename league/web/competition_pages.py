@@ -13,12 +13,11 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.cache import cache
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import Max, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
 import games
-from games import Outcome
 from league.bots.models import Bot
 from league.competitions import formats
 from league.competitions.formats import elimination, round_robin, swiss
@@ -45,6 +44,7 @@ from league.competitions.selectors import (
     tournament_table,
 )
 from league.ladders.models import Match, MatchKind, MatchStatus, Participant
+from league.ladders.selectors import tally_counts
 
 AnyUser = AbstractBaseUser | AnonymousUser
 
@@ -459,9 +459,7 @@ def challenge_tallies(challenges: list[Challenge]) -> dict[int, tuple[int, int, 
             .filter(match__challenge_game__challenge_id__in=list(version_of),
                     match__status=MatchStatus.FINISHED, version_id__in=set(version_of.values()))
             .values("match__challenge_game__challenge_id", "version_id")
-            .annotate(wins=Count("id", filter=Q(outcome=Outcome.WIN)),
-                      losses=Count("id", filter=Q(outcome=Outcome.LOSS)),
-                      draws=Count("id", filter=Q(outcome=Outcome.DRAW))))
+            .annotate(**tally_counts()))
     out = {}
     for r in rows:
         pk = r["match__challenge_game__challenge_id"]

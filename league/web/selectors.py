@@ -23,7 +23,6 @@ from django.db.models.functions import Cast
 from django.http import Http404
 from django.utils import timezone
 
-from games import Outcome
 from league.bots.models import Bot, BotVersion
 from league.ladders.models import (
     Ladder,
@@ -33,7 +32,8 @@ from league.ladders.models import (
     Participant,
     Standing,
 )
-from league.ladders.selectors import standing_history
+from league.ladders.ratings import Tally
+from league.ladders.selectors import standing_history, tally_counts
 from league.web.match_lists import MatchRow, match_rows
 
 HISTORY_POINTS = 400
@@ -46,14 +46,6 @@ so the page reads a bounded number of rows however long the bot has played."""
 
 
 # -- bot page ------------------------------------------------------------------------------
-
-@dataclass
-class Tally:
-    games: int = 0
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
-
 
 @dataclass
 class BotPage:
@@ -138,9 +130,7 @@ def head_to_head(*, bot: Bot, window: int = WINDOW, limit: int = HEAD_TO_HEAD_RO
                                            match__kind=MatchKind.LADDER)
                 .exclude(version__bot=bot).exclude(version=None)
                 .values("version__bot_id", "version__bot__name")
-                .annotate(games=Count("id"), wins=Count("id", filter=Q(outcome=Outcome.LOSS)),
-                          losses=Count("id", filter=Q(outcome=Outcome.WIN)),
-                          draws=Count("id", filter=Q(outcome=Outcome.DRAW)),
+                .annotate(**tally_counts(flipped=True),
                           opponents=Window(Count("version__bot_id")))
                 .order_by("-games", "version__bot__name")[:limit])
     met = rows[0]["opponents"] if rows else 0
@@ -155,9 +145,7 @@ def results_by_seat(*, bot: Bot, window: int = WINDOW) -> list[dict[str, Any]]:
                                        match__status=MatchStatus.FINISHED,
                                        match__kind=MatchKind.LADDER)
             .values("seat")
-            .annotate(games=Count("id"), wins=Count("id", filter=Q(outcome=Outcome.WIN)),
-                      losses=Count("id", filter=Q(outcome=Outcome.LOSS)),
-                      draws=Count("id", filter=Q(outcome=Outcome.DRAW)), mean=Avg("score"),
+            .annotate(**tally_counts(), mean=Avg("score"),
                       forfeits=Count("id", filter=~Q(forfeit="")))
             .order_by("seat"))
     return [{"seat": r["seat"], "mean": r["mean"], "forfeits": r["forfeits"], **_tally(r)}
@@ -192,9 +180,7 @@ def version_page(*, version: BotVersion) -> VersionPage:
         counts = (Participant.objects.filter(
             version=version, match__status=MatchStatus.FINISHED,
             match__participants__version=previous)
-            .aggregate(games=Count("id"), wins=Count("id", filter=Q(outcome=Outcome.WIN)),
-                       losses=Count("id", filter=Q(outcome=Outcome.LOSS)),
-                       draws=Count("id", filter=Q(outcome=Outcome.DRAW))))
+            .aggregate(**tally_counts()))
         page.against_previous = Tally(**_tally(counts))
     return page
 
