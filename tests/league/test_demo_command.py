@@ -14,19 +14,13 @@ from league.bots.models import Bot, BotVersion
 from league.demo.catalogue import DEMO_BOTS, DEMO_USERS, DemoBot
 from league.demo.competitions import CUP, HOST, SWISS
 from league.demo.services import Change, demo_bot_upload, stored_sha256
-from league.ladders.defaults import ladders_install
-from league.ladders.models import Ladder, Match
+from league.ladders.models import Match
 
 # The plain (rolled back) database: matches are queued as rows, and with no commit no
 # message reaches the broker.
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ladders_rolled_back")]
 
 STONES = [bot for bot in DEMO_BOTS if bot.game == "stones"]
-
-
-@pytest.fixture(autouse=True)
-def _ladders() -> None:
-    ladders_install(Ladder)
 
 
 def demo(*args: str) -> tuple[str, str]:

@@ -10,7 +10,6 @@ from django.test import Client
 
 from league.bots.models import Bot, BotVersion
 from league.bots.services import UploadError, bot_set_source_public
-from league.ladders.defaults import ladders_install
 from league.ladders.matchmaking import ladder_fill, matchmaking_tick
 from league.ladders.models import Ladder, Match, MatchKind, MatchStatus, Participant
 from league.ladders.selectors import ladder_board
@@ -24,12 +23,7 @@ from league.ladders.services import (
 )
 from tests.league import bots
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _ladders() -> None:
-    ladders_install(Ladder)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ladders_rolled_back")]
 
 
 @pytest.fixture

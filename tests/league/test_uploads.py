@@ -17,19 +17,13 @@ from django.contrib.auth.models import User
 
 from league.bots.models import Bot, BotVersion
 from league.bots.services import UploadError
-from league.ladders.defaults import ladders_install
-from league.ladders.models import Ladder, Match, Participant
+from league.ladders.models import Match, Participant
 from league.ladders.services import version_upload
 from tests.league import bots
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ladders_rolled_back")]
 
 MIB = 1024 * 1024
-
-
-@pytest.fixture(autouse=True)
-def _ladders() -> None:
-    ladders_install(Ladder)
 
 
 @pytest.fixture
