@@ -59,13 +59,20 @@ def test_the_docs_list_every_games_views_and_module() -> None:
     assert {g for g, _ in listed} == set(games.game_ids())
 
 
-def test_a_forfeit_and_a_broken_record_are_what_the_docs_say() -> None:
+def first_moves(time: float) -> tuple[games.State, list[MoveRecord]]:
+    """Stones from seed 3 after each side's first legal move three times, each taking
+    ``time``, and their records."""
     state = games.new_state("stones", {}, seed=3)
     moves = []
     for _ in range(3):
         seat, move = state.to_move, state.legal_moves()[0]
         state.apply(move)
-        moves.append(MoveRecord(seat, move, 0.01))
+        moves.append(MoveRecord(seat, move, time))
+    return state, moves
+
+
+def test_a_forfeit_and_a_broken_record_are_what_the_docs_say() -> None:
+    state, moves = first_moves(0.01)
     state.forfeit(1, "timeout", "no move in 2.0 s")
     forfeit = engine_record("stones", seed=3)
     forfeit.moves, forfeit.result = moves, state.result
@@ -82,12 +89,7 @@ def test_a_forfeit_and_a_broken_record_are_what_the_docs_say() -> None:
 
 
 def test_the_example_frame_is_what_the_code_makes() -> None:
-    state = games.new_state("stones", {}, seed=3)
-    moves = []
-    for _ in range(3):
-        seat, move = state.to_move, state.legal_moves()[0]
-        state.apply(move)
-        moves.append(MoveRecord(seat, move, 0.0123))
+    _, moves = first_moves(0.0123)
     frame = FrameSource("stones", {}, 3, moves).frames(3, 4)[0]
     assert contract.example() == frame
     contract.check_frame(frame, "stones", SPECTATOR, hidden=False)
