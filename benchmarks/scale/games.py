@@ -16,12 +16,13 @@ from typing import Any
 
 import games
 import games.players as players
+from sandbox.forfeits import ForfeitKind
 
 FORFEITS: list[tuple[str, str]] = [
-    ("crash", "exited with code 1"),
-    ("timeout", "no move within 1.0 s"),
-    ("illegal", "the move is not legal in this position"),
-    ("malformed", "expected one line holding a move"),
+    (ForfeitKind.CRASH.value, "exited with code 1"),
+    (ForfeitKind.TIMEOUT.value, "no move within 1.0 s"),
+    (ForfeitKind.ILLEGAL.value, "the move is not legal in this position"),
+    (ForfeitKind.MALFORMED.value, "expected one line holding a move"),
 ]
 """Forfeit reasons of generated rejected versions and of the rare ladder forfeit."""
 

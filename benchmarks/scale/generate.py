@@ -46,6 +46,7 @@ from benchmarks.scale.world import World, plan_world
 from league.accounts.models import Profile
 from league.bots.models import Bot, BotVersion
 from league.ladders.models import Ladder, Match, Participant, Replay, Standing
+from sandbox.forfeits import ForfeitKind
 
 MARK = "@scale.invalid"
 """The e-mail domain of generated users: what makes generated data recognisable."""
@@ -310,7 +311,7 @@ def _versions(world: World, first: int, first_bot: int, origin: datetime
                "sha256": digest, "size": len(archive), "language": "python",
                "entry": "main.py", "filename": "main.zip", "archive": archive,
                "status": v.status, "reason": f"{kind}: {detail}" if kind else "",
-               "log": CRASH_LOG if kind == "crash" else "",
+               "log": CRASH_LOG if kind == ForfeitKind.CRASH else "",
                "created_at": origin + timedelta(seconds=v.created),
                "validated_at": origin + timedelta(seconds=v.validated)}
 

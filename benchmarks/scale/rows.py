@@ -29,7 +29,15 @@ from benchmarks.scale.world import (
     PlanVersion,
     World,
 )
-from league.ladders.models import Ladder, Match, Participant, Replay, Standing
+from league.ladders.models import (
+    Ladder,
+    Match,
+    MatchKind,
+    MatchStatus,
+    Participant,
+    Replay,
+    Standing,
+)
 from league.ladders.ratings import (
     MODEL,
     START_MU,
@@ -40,6 +48,7 @@ from league.ladders.ratings import (
 )
 from league.ladders.recount import Count
 from replay.record import stored_form
+from sandbox.forfeits import ForfeitKind
 
 MATCH_COLUMNS = ["id", "ladder_id", "kind", "seed", "status", "attempts", "claimed_by",
                  "claim_token", "heartbeat_at", "created_at", "enqueued_at", "started_at",
@@ -176,8 +185,8 @@ class Timeline:
                 seats = self._scored(version, game, b, float(w.times[i]))
             else:
                 seats = self._rated(version, w.versions[b], game, float(w.times[i]))
-            self._rows(chunk, match_id, game, "validation" if kind == EVENT_VALIDATION
-                       else "ladder", when, seats)
+            self._rows(chunk, match_id, game, MatchKind.VALIDATION.value
+                       if kind == EVENT_VALIDATION else MatchKind.LADDER.value, when, seats)
             if len(chunk.matches) >= size:
                 yield chunk
                 chunk = Chunk()
@@ -231,7 +240,7 @@ class Timeline:
         roll = self.rng.random()
         if roll < LADDER_FORFEITS:
             loser = 1 if self.rng.random() < edge else 0
-            played = self._forfeit(pool, loser, "timeout")
+            played = self._forfeit(pool, loser, ForfeitKind.TIMEOUT)
         elif roll < LADDER_FORFEITS + DRAWS.get(game, 0.0) and pool.draws:
             played = self.rng.choice(pool.draws)
         else:
@@ -278,9 +287,9 @@ class Timeline:
             lost = forfeit is not None and forfeit["player"] == seat
             entry["forfeit"] = forfeit["kind"] if lost else ""
             entry["forfeit_detail"] = forfeit["detail"] if lost else ""
-            entry["exit"] = ("killed by SIGKILL" if forfeit["kind"] == "timeout"
+            entry["exit"] = ("killed by SIGKILL" if forfeit["kind"] == ForfeitKind.TIMEOUT
                              else "exited with code 1") if lost else "exited with code 0"
-            entry["log"] = CRASH_LOG if lost and forfeit["kind"] == "crash" else (
+            entry["log"] = CRASH_LOG if lost and forfeit["kind"] == ForfeitKind.CRASH else (
                 self.rng.choice(LOG_LINES) if self.rng.random() < 0.2 else "")
 
     # -- rows -----------------------------------------------------------------------------
@@ -292,7 +301,8 @@ class Timeline:
         started = ended - timedelta(seconds=played.duration)
         created = started - timedelta(seconds=self.rng.uniform(0.5, 20))
         chunk.matches.append((
-            match_id, ladder.pk, kind, played.seed, "finished", 1, "scale@generator", "",
+            match_id, ladder.pk, kind, played.seed, MatchStatus.FINISHED.value, 1,
+            "scale@generator", "",
             ended, created, created, started, ended, played.result_json,
             played.reason[:40], played.result["detail"], played.moves, played.duration,
             None, None))
