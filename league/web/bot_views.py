@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from league.bots.models import Bot, BotVersion
+from league.bots.models import Bot, BotVersion, VersionStatus
 from league.bots.selectors import bot_get, may_download_source, owner_or_staff, version_get
 from league.bots.services import (
     UploadError,
@@ -168,7 +168,7 @@ def version_status(request: HttpRequest, version_id: int) -> JsonResponse:
     """What the upload page polls while a version validates."""
     v = version_get(user=request.user, version_id=version_id)
     return JsonResponse({"id": v.pk, "status": v.status, "reason": v.reason,
-                         "done": v.status != "validating"})
+                         "done": v.status != VersionStatus.VALIDATING})
 
 
 def version_source(request: HttpRequest, version_id: int) -> HttpResponse:
