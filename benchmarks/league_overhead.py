@@ -6,7 +6,8 @@ same bots, seeds, seats, limits and backend.
                                                    [--game stones|blokus_duo] [--embedded]
 
 By default the league runs on PostgreSQL and Redis (a scratch database ``botleague_bench``
-is created and dropped, Redis db 14 is used); ``--embedded`` measures the no-configuration
+is created and dropped, Redis db 14 is used; ``BENCH_DATABASE`` and ``BENCH_REDIS_URL`` name
+others, so that runs side by side do not share them); ``--embedded`` measures the no-configuration
 default (SQLite, filesystem broker) instead. The worker runs one match at a time, like the
 direct loop. Target (issue 8): the platform adds at most 10 % to the time per match.
 """
@@ -26,7 +27,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCH_DB = "botleague_bench"
+BENCH_DB = os.environ.get("BENCH_DATABASE", "botleague_bench")
+BENCH_REDIS = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 BOTS = {"stones": ROOT / "examples" / "stones" / "main.py",
         "blokus_duo": ROOT / "examples" / "blokus_duo" / "main.py"}
 
@@ -41,12 +43,14 @@ def configure(embedded: bool, data: Path) -> None:
         return
     import psycopg
 
+    if not BENCH_DB.isidentifier():  # it goes into the SQL as a name
+        raise SystemExit(f"BENCH_DATABASE={BENCH_DB!r}: expected a plain name")
     with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres",
                          autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")
         conn.execute(f"CREATE DATABASE {BENCH_DB}")
     os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}"
-    os.environ["REDIS_URL"] = "redis://127.0.0.1:6379/14"
+    os.environ["REDIS_URL"] = BENCH_REDIS
 
 
 def drop_database() -> None:
