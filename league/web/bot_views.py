@@ -186,7 +186,9 @@ def version_source(request: HttpRequest, version_id: int) -> HttpResponse:
 def my_bots(request: HttpRequest) -> HttpResponse:
     """The list and the upload form (a body over the cap never gets here:
     ``league.bots.uploads.UploadSizeMiddleware``)."""
-    form = UploadForm(initial={"game": request.session.get("upload_game", "")})
+    # the game a game's page sent the user here for, else the one they uploaded for last
+    form = UploadForm(initial={"game": request.GET.get("game")
+                               or request.session.get("upload_game", "")})
     status = 200
     if request.method == "POST":
         form = UploadForm(request.POST, request.FILES)

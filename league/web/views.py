@@ -27,11 +27,12 @@ from league.competitions.services import CompetitionError, challenge_create
 from league.ladders.lifecycle import PLAYED
 from league.ladders.models import Ladder, Match
 from league.ladders.replays import NoFrames, match_record, may_read_log, viewer_header
-from league.ladders.selectors import Board, ladder_board, match_get, queue_counts
+from league.ladders.selectors import Board, match_get, queue_counts
 from league.rate_limits import RateLimited
 from league.web import selectors
 from league.web.competition_forms import ChallengeForm, sentence
 from league.web.competition_pages import challenger_bots, competition_of, solo_games
+from league.web.game_views import ladder_cards
 from league.web.match_lists import match_rows
 from replay.html_export import replay_html
 
@@ -54,14 +55,30 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
                       "it again.", 403)
 
 
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Every 404 of the site (``handler404``)."""
+    return error_page(request, "Page not found", "There is nothing at this address: it may be "
+                      "mistyped, or what was here is gone.", 404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """Every 500 of the site (``handler500``); a bare page if even that cannot be drawn (the
+    database down, say: the header asks who is logged in)."""
+    message = "Something went wrong on our side; it has been logged. Try again in a moment."
+    try:
+        return error_page(request, "Server error", message, 500)
+    except Exception:  # the error page must not fail in its turn
+        return HttpResponse(f"<!doctype html><title>Server error</title><h1>Server error</h1>"
+                            f"<p>{message}</p>", status=500)
+
+
 def favicon(request: HttpRequest) -> HttpResponse:
     """Browsers ask for /favicon.ico on pages that name no icon (JSON, the health check)."""
     return HttpResponseRedirect(static("web/favicon.svg"))
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    ladders = [(ladder, ladder_board(ladder, limit=10))
-               for ladder in Ladder.objects.filter(active=True).order_by("pk")]
+    ladders = ladder_cards()
     matches = match_rows(Match.objects.filter(status__in=PLAYED).order_by("-finished_at"), 20)
     return render(request, "web/home.html", {
         "ladders": ladders, "matches": matches, "queue": queue_counts(),
