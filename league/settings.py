@@ -327,7 +327,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
-                             "league.api.schema.error_responses"],
+                             "league.api.schema.error_responses",
+                             "league.api.schema.public_reads"],
     "ENUM_NAME_OVERRIDES": {
         "VersionStatusEnum": "league.bots.models.VersionStatus",
         "MatchStatusEnum": "league.ladders.models.MatchStatus",

@@ -19,7 +19,7 @@ from league.bots.services import (
 from league.competitions.services import CompetitionError, challenge_create
 from league.ladders.services import bot_disable, bot_retire, version_upload
 from league.rate_limits import RateLimited
-from league.web import selectors
+from league.web import selectors, verdicts
 from league.web.competition_forms import ChallengeableForm, ChallengeForm, sentence
 from league.web.competition_pages import (
     bot_challenges,
@@ -168,8 +168,7 @@ def version(request: HttpRequest, version_id: int) -> HttpResponse:
 def version_status(request: HttpRequest, version_id: int) -> JsonResponse:
     """What the upload page polls while a version validates."""
     v = version_get(user=request.user, version_id=version_id)
-    return JsonResponse({"id": v.pk, "status": v.status, "reason": v.reason,
-                         "done": v.status != "validating"})
+    return JsonResponse(verdicts.version_status(request.user, v))
 
 
 def version_source(request: HttpRequest, version_id: int) -> HttpResponse:
@@ -205,8 +204,10 @@ def my_bots(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, refused.sentence())
                 status = 429
             else:
-                messages.success(request, f"{new} uploaded; it is validating now.")
+                request.session["uploaded"] = new.pk  # the banner follows it to its verdict
                 return redirect("my-bots")
         status = status if status != 200 else 400
+    uploaded = request.session.pop("uploaded", None) if request.method == "GET" else None
     return render(request, "web/my_bots.html", {
-        "bots": selectors.my_bots(user=request.user), "form": form}, status=status)
+        "bots": verdicts.with_log_tails(selectors.my_bots(user=request.user)), "form": form,
+        "uploaded": verdicts.uploaded(request.user, uploaded)}, status=status)

@@ -13,6 +13,7 @@ urlpatterns = [
          name="starter"),
     path("protocol/", game_views.protocol, name="protocol"),
     path("matches/<int:match_id>/", views.match, name="match"),
+    path("matches/<int:match_id>/status.json", views.match_status, name="match-status"),
     path("matches/<int:match_id>/replay.html", views.match_html, name="match-html"),
     path("u/<str:username>/", views.user_page, name="user"),
     path("bots/<int:bot_id>/", bot_views.bot, name="bot"),

@@ -22,7 +22,6 @@ from django.views.decorators.http import require_POST
 
 import games
 from games.players import player_names
-from league.bots.selectors import owner_or_staff
 from league.competitions.services import CompetitionError, challenge_create
 from league.ladders.lifecycle import PLAYED
 from league.ladders.models import Ladder, Match
@@ -31,9 +30,11 @@ from league.ladders.selectors import Board, match_get, queue_counts
 from league.rate_limits import RateLimited
 from league.web import selectors
 from league.web.competition_forms import ChallengeForm, sentence
-from league.web.competition_pages import challenger_bots, competition_of, solo_games
+from league.web.competition_pages import challenger_bots, solo_games
 from league.web.game_views import ladder_cards
+from league.web.live_parts import parts_changed, parts_for_page, parts_render
 from league.web.match_lists import match_rows
+from league.web.match_page import PARTS, following, match_parts_context
 from replay.html_export import replay_html
 
 BOARD_PAGE = 50
@@ -148,18 +149,26 @@ def _ladder_page(request: HttpRequest, the_ladder: Ladder,
 
 def match(request: HttpRequest, match_id: int) -> HttpResponse:
     the_match = match_get(match_id=match_id)
-    players = [(p, p.version is not None and owner_or_staff(request.user,
-                                                                       p.version.bot))
-               for p in the_match.participants.all()]
     try:
         header = viewer_header(match=the_match, user=request.user, opening=OPENING_FRAMES)
         no_replay = ""
     except NoFrames as error:
         header, no_replay = None, str(error)
+    context = match_parts_context(request, the_match)
     return render(request, "web/match.html", {
-        "match": the_match, "players": players, "viewer_header": header,
-        "no_replay": no_replay, "viewer_modules": viewer_modules(header),
-        "competition": competition_of(the_match)})
+        **context, "parts": parts_for_page(parts_render(request, "match", PARTS, context)),
+        "viewer_header": header, "no_replay": no_replay, "viewer_modules": viewer_modules(header)})
+
+
+def match_status(request: HttpRequest, match_id: int) -> JsonResponse:
+    """What a match's page polls while the match is queued or running: its status and each
+    part of the page whose text changed (``?known=name:stamp,...``)."""
+    the_match = match_get(match_id=match_id)
+    context = match_parts_context(request, the_match)
+    parts = parts_render(request, "match", PARTS, context)
+    return JsonResponse({"id": the_match.pk, "state": the_match.status,
+                         "done": not following(the_match), "interval": context["interval"],
+                         "parts": parts_changed(parts, request)})
 
 
 def match_html(request: HttpRequest, match_id: int) -> HttpResponse:

@@ -15,6 +15,10 @@ const ELEMENTS = ["F", "W", "T", "A", "E"];
 const ELEMENT_NAMES = { F: "fire", W: "water", T: "wood", A: "wind", E: "earth" };
 const ELEMENT_COLOURS = { F: "#ef4444", W: "#3b82f6", T: "#16a34a", A: "#67e8f9",
   E: "#a16207" };
+const PLACEMENTS = 2;  // one placing move a wizard before turn 1
+/** How a player learned where the opponent stood (``view.opponent.how``), as words. */
+const LEARNED = { look: "seen by a look", scan: "found by a wind scan",
+  blocked: "it blocked a move", wall: "it stopped a wall", attack: "hit by an attack" };
 const DOT_SPOTS = [[0.27, 0.3], [0.5, 0.3], [0.73, 0.3], [0.27, 0.68], [0.5, 0.68],
   [0.73, 0.68]];
 
@@ -244,9 +248,9 @@ function playerScene(frame, ctx, seat) {
   if (view.opponent) parts.push(ghost(1 - seat, view.opponent));
   if (you.row !== null) parts.push(wizard(seat, you));
   if (frame.move && frame.move.seat === seat) parts.push(castMark(frame.move, positions));
-  const seen = view.opponent ? `opponent last seen at (${view.opponent.row},` +
-    `${view.opponent.col}) on turn ${view.opponent.turn} by ${view.opponent.how}`
-    : "opponent not seen yet";
+  const seen = view.opponent ? `opponent last known at (${view.opponent.row},` +
+    `${view.opponent.col}) on turn ${view.opponent.turn}: ` +
+    `${LEARNED[view.opponent.how] || view.opponent.how}` : "opponent not found yet";
   parts.push(panel(seat, you, `${ctx.names[seat] || `player ${seat}`}'s view`, LEFT,
     TOP + 10 * CELL + 26));
   parts.push(svg("text", { x: LEFT + 10 * CELL + 8, y: TOP + 10 * CELL + 26,
@@ -272,8 +276,15 @@ export function draw(target, frame, ctx) {
 export function caption(frame, ctx) {
   const view = frame.view;
   const who = (s) => ctx.names[s] || `player ${s}`;
-  const clock = view.phase === "place" ? "placing the wizards"
-    : `turn ${view.turn} of ${2 * view.turns_each}`;
+  let clock = "placing the wizards";
+  if (view.phase !== "place") {
+    // Turns skipped after a look count among the turns but are no moves: say so, or a
+    // 178-move match ending on "turn 200 of 200" reads as a miscount.
+    const played = frame.over ? view.turn : view.turn - 1;
+    const skipped = Math.max(0, played - (frame.step - PLACEMENTS));
+    clock = `turn ${view.turn} of ${2 * view.turns_each}` +
+      (skipped ? ` (${skipped} skipped after looks)` : "");
+  }
   if (frame.over && view.result) return `${clock} · ${view.result.detail || view.result.reason}`;
   return `${clock} · ${view.to_move === null ? "over" : `${who(view.to_move)} to move`}`;
 }
