@@ -316,8 +316,9 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "botleague API",
     "DESCRIPTION": "Games, ladders, rankings, bots, versions, matches and replays; "
                    "tournaments and challenges. "
-                   "Send `Authorization: Bearer <token>` to upload and to see your own "
-                   "private bots and logs.",
+                   "Anyone may read (every bot is public); send `Authorization: Bearer "
+                   "<token>` to upload, to make and enter tournaments and challenges, and to "
+                   "read your own bots' logs and unshared source.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -121,6 +121,16 @@ def rules_html(game_id: str) -> str:
     return document_html(f"rules/{_known(game_id)}")[1]
 
 
+@functools.cache
+def pitch(game_id: str) -> str:
+    """The game in a few sentences, for the games' list: its rules' first paragraph as plain
+    text, without the "Game id ..." that opens it."""
+    text = (DOCS / "rules" / f"{_known(game_id)}.md").read_text(encoding="utf-8")
+    first = next(p for p in text.split("\n\n")[1:] if p.strip() and not p.startswith("#"))
+    first = re.sub(r"^Game id `[^`]*`\.\s*", "", " ".join(first.split()))
+    return re.sub(r"[`*]", "", first)
+
+
 def _known(game_id: str) -> str:
     if game_id not in games.game_ids():
         raise NoSuchPage(game_id)

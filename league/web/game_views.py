@@ -16,6 +16,7 @@ from league.web.game_pages import (
     NoSuchPage,
     document_html,
     picture,
+    pitch,
     rules_html,
     starter,
     starter_zip,
@@ -43,7 +44,8 @@ def ladders(request: HttpRequest) -> HttpResponse:
 def game_list(request: HttpRequest) -> HttpResponse:
     by_game = _ladders()
     rows = [{"game": games.make_game(game_id).describe(), "ladder": by_game.get(game_id),
-             "starters": starters(game_id)} for game_id in games.game_ids()]
+             "starters": starters(game_id), "pitch": pitch(game_id)}
+            for game_id in games.game_ids()]
     return render(request, "web/games.html", {"rows": rows})
 
 
