@@ -54,7 +54,7 @@ build() {  # NAME DOCKERFILE CONTEXT HASHED-PATHS...; FROM=image and EXTRA=packa
 build botleague/postgres docker/services/postgres.Dockerfile docker/services docker/services
 build botleague/redis docker/services/redis.Dockerfile docker/services docker/services/redis.Dockerfile
 build botleague/league docker/league.Dockerfile . docker/requirements-image.txt manage.py \
-  pyproject.toml games replay sandbox league viewer
+  pyproject.toml games replay sandbox league viewer docs/rules docs/protocol.md examples
 FROM=botleague/runner:latest EXTRA=bubblewrap build botleague/worker-bwrap \
   docker/league.Dockerfile . docker/requirements-image.txt manage.py pyproject.toml games replay \
-  sandbox league viewer
+  sandbox league viewer docs/rules docs/protocol.md examples

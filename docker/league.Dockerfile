@@ -37,6 +37,10 @@ COPY replay/ replay/
 COPY sandbox/ sandbox/
 COPY viewer/ viewer/
 COPY league/ league/
+# the game pages show the rules and the protocol and offer the starters as zips
+COPY docs/rules/ docs/rules/
+COPY docs/protocol.md docs/
+COPY examples/ examples/
 # Static files collected once at build time; WhiteNoise serves them with far-future caching.
 # The key here is a throwaway for this one command, not kept in the image.
 RUN SECRET_KEY=collectstatic-only BOTLEAGUE_DATA=/tmp/build-data \

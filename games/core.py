@@ -28,6 +28,8 @@ class Game(ABC):
     hidden_information: ClassVar[bool] = False
     chance: ClassVar[bool] = False
     scored: ClassVar[bool] = True  # whether scores mean something beside win/loss
+    score_unit: ClassVar[str] = ""
+    """What a score counts, where "score" alone would not say ("squares", "health left")."""
     options_schema: ClassVar[OptionSchema] = OptionSchema()
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:

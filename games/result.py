@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -81,18 +82,28 @@ class Result:
             scored=data.get("scored", True),
         )
 
-    def summary(self) -> str:
-        """One line for people: who won or what was scored, and why the game ended."""
+    def summary(self, names: Mapping[int, str] | None = None, unit: str = "") -> str:
+        """One line for people: who won or what was scored, and why the game ended.
+
+        ``names`` (seat to name) puts names where seats would be ("alice-bot wins", in the
+        reason's text too); ``unit`` says what a score counts ("61 : 56 squares")."""
         scores = " : ".join(_fmt(s) for s in self.scores)
-        figures = f" ({scores})" if self.scored else ""
+        counted = f"{scores} {unit}" if unit else scores
+        figures = f" ({counted})" if self.scored else ""
         if self.outcomes is None:
-            head = f"score {scores}"
+            head = f"score {counted}"
         elif self.winner is None:
             head = f"draw{figures}"
         else:
-            head = f"player {self.winner} wins{figures}"
+            head = f"{_who(self.winner, names)} wins{figures}"
         why = self.detail or self.reason
+        if names:
+            why = re.sub(r"\bplayer (\d+)\b", lambda m: _who(int(m[1]), names), why)
         return f"{head} — {why}"
+
+
+def _who(seat: int, names: Mapping[int, str] | None) -> str:
+    return (names or {}).get(seat) or f"player {seat}"
 
 
 def _fmt(x: float) -> str:

@@ -55,6 +55,7 @@ def neighbourhoods(size: int) -> tuple[int, ...]:
 class Stones(Game):
     id = "stones"
     title = "Stones"
+    score_unit = "stones"
     num_players = 2
     scored = False  # stones placed are reported as scores, but only win/loss counts
     options_schema = OptionSchema(IntOption("size", 5, 2, 9, "board side n (n x n)"))

@@ -4,14 +4,16 @@ requests. One place counts them all, where every process and machine sees the sa
 The counting is ``limits``' fixed window (it starts at a client's first hit and lasts the
 rate's period). Its store is Redis when the league has one (``CACHE_URL``, else
 ``REDIS_URL``), and on the embedded default a small SQLite file of its own in the data folder
-(``limits.sqlite3``): one atomic statement per hit, shared by the web server's processes, and
-apart from the league's database so that counting never waits on the league's write lock.
+(``limits.sqlite3``, each connection set up under ``limits.sqlite3.lock``): one atomic
+statement per hit, shared by the web server's processes, and apart from the league's
+database so that counting never waits on the league's write lock.
 Rates are ``settings.RATE_LIMITS`` (``scope: "count/period"``), read on every hit so a changed
 setting takes effect.
 """
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import math
 import random
@@ -144,13 +146,29 @@ class SqliteStorage(Storage):
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
         if db is None:
+            db = self._local.db = self._open()
+        return db
+
+    def _open(self) -> sqlite3.Connection:
+        """A connection to the file, made and set up under an exclusive lock of its own.
+
+        Turning a fresh file to WAL fails at once with "database is locked" while another
+        process is opening it too (SQLite's busy timeout does not wait there): gunicorn's
+        workers of a fresh clone, counting their first hits together, once failed so. The
+        lock makes each process's first connection wait its turn; later statements wait on
+        SQLite's own lock (``timeout``)."""
+        with open(f"{self.path}.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
             db = sqlite3.connect(self.path, timeout=10, isolation_level=None,
                                  check_same_thread=False)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=OFF")
-            db.execute("CREATE TABLE IF NOT EXISTS hits (key TEXT PRIMARY KEY, "
-                       "count INTEGER NOT NULL, expires REAL NOT NULL)")
-            self._local.db = db
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=OFF")
+                db.execute("CREATE TABLE IF NOT EXISTS hits (key TEXT PRIMARY KEY, "
+                           "count INTEGER NOT NULL, expires REAL NOT NULL)")
+            except BaseException:
+                db.close()
+                raise
         return db
 
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:

@@ -316,8 +316,9 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "botleague API",
     "DESCRIPTION": "Games, ladders, rankings, bots, versions, matches and replays; "
                    "tournaments and challenges. "
-                   "Send `Authorization: Bearer <token>` to upload and to see your own "
-                   "private bots and logs.",
+                   "Anyone may read (every bot is public); send `Authorization: Bearer "
+                   "<token>` to upload, to make and enter tournaments and challenges, and to "
+                   "read your own bots' logs and unshared source.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -327,7 +328,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
-                             "league.api.schema.error_responses"],
+                             "league.api.schema.error_responses",
+                             "league.api.schema.public_reads"],
     "ENUM_NAME_OVERRIDES": {
         "VersionStatusEnum": "league.bots.models.VersionStatus",
         "MatchStatusEnum": "league.ladders.models.MatchStatus",

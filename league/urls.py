@@ -8,3 +8,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("league.api.urls")),
 ]
+
+handler404 = "league.web.views.page_not_found"
+handler500 = "league.web.views.server_error"

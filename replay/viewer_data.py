@@ -39,12 +39,19 @@ def viewer_header(source: FrameSource, *, names: Mapping[int, str], result: Resu
         "moves": [[m.seat, m.move, round(m.time, 4)] for m in source.moves]
         if len(source.moves) <= MOVES_IN_HEADER else None,
         "total": source.total, "chunk": CHUNK,
-        "result": None if result is None else {**result.to_json(), "summary": result.summary()},
+        "result": None if result is None else {
+            **result.to_json(), "summary": result_summary(result, names, source.game)},
         "broken": broken_json(source),
         "logs": {str(seat): [[turn, line] for turn, line in lines]
                  for seat, lines in logs.items()},
         "log_turns": log_turns,
     }
+
+
+def result_summary(result: Result, names: Mapping[int, str], game: Any) -> str:
+    """The result as the viewer and the match page say it: with the players' names, and
+    what a score counts in ``game`` (a ``games.Game``, or ``None`` for an unknown one)."""
+    return result.summary(names, unit=getattr(game, "score_unit", ""))
 
 
 def record_header(record: MatchRecord, source: FrameSource,

@@ -119,3 +119,13 @@ def _check_wizard(frame: dict[str, Any], shown: dict[str, Any], view: str) -> No
                      (e.get("cell") is not None or e["kind"] in ("damaged", "shielded",
                                                                   "look", "scan")))
     assert drawn_kinds == wanted
+
+
+def shown_summary(record: Any, names: dict[int, str] | None = None) -> str:
+    """The result as the viewer shows it: named after ``names`` (the record's own players'
+    names by default), with what the game's scores count."""
+    import games
+    from replay.viewer_data import result_summary
+
+    names = names if names is not None else {p.seat: p.name for p in record.players}
+    return result_summary(record.result, names, games.game_class(record.game))

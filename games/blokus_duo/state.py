@@ -49,6 +49,7 @@ MONOMINO = 0
 class BlokusDuo(Game):
     id = "blokus_duo"
     title = "Blokus Duo"
+    score_unit = "squares"
     num_players = 2
 
     def new_state(self, seed: int = 0) -> BlokusDuoState:

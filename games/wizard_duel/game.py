@@ -12,6 +12,7 @@ from games.wizard_duel.state import WizardDuelState
 class WizardDuel(Game):
     id = "wizard_duel"
     title = "Wizard Duel"
+    score_unit = "health left"
     num_players = 2
     hidden_information = True
     chance = True

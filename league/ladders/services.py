@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -48,20 +49,30 @@ def version_upload(*, owner: AbstractBaseUser, game: str, name: str, filename: s
     own uploads, such as the demo's)."""
     if limited:
         rate_hit("upload", owner.pk)  # every attempt counts: checking a zip is work too
-        waiting = BotVersion.objects.filter(bot__owner=owner,
-                                            status=VersionStatus.VALIDATING).count()
-        if waiting >= settings.LEAGUE_MAX_VALIDATING:
-            raise RateLimited("validating", VALIDATING_WAIT,
-                              f"{waiting} of your versions are waiting for validation")
     if game not in games.game_ids():
         raise UploadError(f"unknown game {game!r}; choose one of {', '.join(games.game_ids())}")
     if not Ladder.objects.filter(game=game, active=True).exists():
         raise UploadError(f"{game} has no open ladder; uploads for it are closed")
     with transaction.atomic():
+        if limited:
+            _check_waiting(owner)
         version = version_create(owner=owner, game=game, name=name, filename=filename,
                                  data=data)
         validation_match_create(version=version)
     return version
+
+
+def _check_waiting(owner: AbstractBaseUser) -> None:
+    """``RateLimited`` if the owner has ``LEAGUE_MAX_VALIDATING`` versions waiting. Counted
+    under a lock of the owner's row, held until the caller's transaction stores the new
+    version: uploads landing together in several processes once all counted the same few
+    and all went in (on SQLite the IMMEDIATE transaction serialises them already)."""
+    get_user_model().objects.select_for_update().filter(pk=owner.pk).exists()
+    waiting = BotVersion.objects.filter(bot__owner=owner,
+                                        status=VersionStatus.VALIDATING).count()
+    if waiting >= settings.LEAGUE_MAX_VALIDATING:
+        raise RateLimited("validating", VALIDATING_WAIT,
+                          f"{waiting} of your versions are waiting for validation")
 
 
 def bot_retire(*, bot: Bot) -> Bot:

@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from league.bots.models import Bot, BotVersion, VersionStatus
+from league.bots.models import Bot, BotVersion
 from league.bots.selectors import bot_get, may_download_source, owner_or_staff, version_get
 from league.bots.services import (
     UploadError,
@@ -21,7 +21,7 @@ from league.bots.services import (
 )
 from league.competitions.services import challenge_create
 from league.ladders.services import bot_disable, bot_retire, version_upload
-from league.web import selectors
+from league.web import selectors, verdicts
 from league.web.competition_forms import ChallengeableForm, ChallengeForm
 from league.web.competition_pages import (
     bot_challenges,
@@ -167,8 +167,7 @@ def version(request: HttpRequest, version_id: int) -> HttpResponse:
 def version_status(request: HttpRequest, version_id: int) -> JsonResponse:
     """What the upload page polls while a version validates."""
     v = version_get(user=request.user, version_id=version_id)
-    return JsonResponse({"id": v.pk, "status": v.status, "reason": v.reason,
-                         "done": v.status != VersionStatus.VALIDATING})
+    return JsonResponse(verdicts.version_status(request.user, v))
 
 
 def version_source(request: HttpRequest, version_id: int) -> HttpResponse:
@@ -185,17 +184,21 @@ def version_source(request: HttpRequest, version_id: int) -> HttpResponse:
 def my_bots(request: HttpRequest) -> HttpResponse:
     """The list and the upload form (a body over the cap never gets here:
     ``league.bots.uploads.UploadSizeMiddleware``)."""
-    form = UploadForm(initial={"game": request.session.get("upload_game", "")})
+    # the game a game's page sent the user here for, else the one they uploaded for last
+    form = UploadForm(initial={"game": request.GET.get("game")
+                               or request.session.get("upload_game", "")})
     status = 200
     if request.method == "POST":
         form = UploadForm(request.POST, request.FILES)
         new, status = form_attempt(form, lambda data: _upload(request, data),
                                    refusal=UploadError, say=str)
         if new is not None:
-            messages.success(request, f"{new} uploaded; it is validating now.")
+            request.session["uploaded"] = new.pk  # the banner follows it to its verdict
             return redirect("my-bots")
+    uploaded = request.session.pop("uploaded", None) if request.method == "GET" else None
     return render(request, "web/my_bots.html", {
-        "bots": selectors.my_bots(user=request.user), "form": form}, status=status)
+        "bots": verdicts.with_log_tails(selectors.my_bots(user=request.user)), "form": form,
+        "uploaded": verdicts.uploaded(request.user, uploaded)}, status=status)
 
 
 def _upload(request: HttpRequest, data: dict[str, Any]) -> BotVersion:

@@ -5,8 +5,6 @@ challenges. Everything else comes from ``league.competitions.selectors``."""
 
 from __future__ import annotations
 
-import hashlib
-import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -334,13 +332,6 @@ def entrants_for(user: AnyUser, t: Tournament) -> tuple[list[Bot], list[Bot]]:
     ok = [b for b in mine if not b.retired and not b.disabled
           and b.active_version_id is not None and b.pk not in entered]
     return ok, [b for b in mine if b not in ok and b.pk not in entered]
-
-
-def live_stamp(html: str) -> str:
-    """A part of a live page as the poller compares it: its HTML without the CSRF token,
-    which Django masks anew on every render."""
-    text = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 # -- the list ----------------------------------------------------------------------------------

@@ -12,9 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 import games
@@ -46,13 +44,13 @@ from league.web.competition_forms import CancelForm, EntryForm, TournamentForm
 from league.web.competition_pages import (
     TournamentView,
     entrants_for,
-    live_stamp,
     registration_open,
     solo_games,
     soon,
     tournament_view,
     tournaments,
 )
+from league.web.live_parts import parts_changed, parts_for_page, parts_render
 from league.web.refusals import form_attempt, message_attempt
 
 FAST_MS = 3000
@@ -122,34 +120,14 @@ def _interval(view: TournamentView) -> int:
     return SLOW_MS
 
 
-def _parts(request: HttpRequest, prefix: str, names: list[str],
-           context: dict[str, Any]) -> dict[str, dict[str, str]]:
-    out = {}
-    for name in names:
-        html = render_to_string(f"web/{prefix}/_{name}.html", context, request=request)
-        out[name] = {"html": html, "stamp": live_stamp(html)}
-    return out
-
-
-def _changed(parts: dict[str, dict[str, str]], request: HttpRequest
-             ) -> dict[str, dict[str, str]]:
-    """The parts, each part's HTML left out where the page has it already: ``?known=``
-    lists the page's ``name:stamp`` pairs."""
-    known = dict(pair.partition(":")[::2] for pair in request.GET.get("known", "").split(",")
-                 if ":" in pair)
-    return {name: part if known.get(name) != part["stamp"] else {"stamp": part["stamp"]}
-            for name, part in parts.items()}
-
-
 def tournament(request: HttpRequest, tournament_id: int, entry_form: EntryForm | None = None,
                status: int = 200) -> HttpResponse:
     t = tournament_get(tournament_id=tournament_id)
     context = _tournament_context(request, t, entry_form)
-    parts = _parts(request, "tournament", TOURNAMENT_PARTS, context)
+    parts = parts_render(request, "tournament", TOURNAMENT_PARTS, context)
     view = context["view"]
     return render(request, "web/tournament.html", {
-        **context, "parts": {k: {"html": mark_safe(v["html"]), "stamp": v["stamp"]}
-                             for k, v in parts.items()},
+        **context, "parts": parts_for_page(parts),
         "rules": RULES[view.fmt], "series_rule": SERIES_RULE, "interval": _interval(view),
         "game": games.game_class(t.game).title}, status=status)
 
@@ -160,11 +138,11 @@ def tournament_status(request: HttpRequest, tournament_id: int) -> JsonResponse:
     t = tournament_get(tournament_id=tournament_id)
     context = _tournament_context(request, t)
     view = context["view"]
-    parts = _parts(request, "tournament", TOURNAMENT_PARTS, context)
+    parts = parts_render(request, "tournament", TOURNAMENT_PARTS, context)
     return JsonResponse({
         "id": t.pk, "state": t.state, "done": view.done, "round": view.current_round,
         "rounds": view.planned, "interval": _interval(view),
-        "parts": _changed(parts, request)})
+        "parts": parts_changed(parts, request)})
 
 
 @login_required
@@ -220,20 +198,19 @@ def _challenge_context(c: Challenge) -> dict[str, Any]:
 def challenge(request: HttpRequest, challenge_id: int) -> HttpResponse:
     c = challenge_get(challenge_id=challenge_id)
     context = _challenge_context(c)
-    parts = _parts(request, "challenge", CHALLENGE_PARTS, context)
+    parts = parts_render(request, "challenge", CHALLENGE_PARTS, context)
     return render(request, "web/challenge.html", {
         **context, "interval": 0 if context["done"] else FAST_MS,
-        "parts": {k: {"html": mark_safe(v["html"]), "stamp": v["stamp"]}
-                  for k, v in parts.items()}})
+        "parts": parts_for_page(parts)})
 
 
 def challenge_status(request: HttpRequest, challenge_id: int) -> JsonResponse:
     c = challenge_get(challenge_id=challenge_id)
     context = _challenge_context(c)
-    parts = _parts(request, "challenge", CHALLENGE_PARTS, context)
+    parts = parts_render(request, "challenge", CHALLENGE_PARTS, context)
     page = context["page"]
     return JsonResponse({
         "id": c.pk, "state": c.state, "done": context["done"],
         "interval": 0 if context["done"] else FAST_MS,
         "wins": page.wins, "losses": page.losses, "draws": page.draws,
-        "parts": _changed(parts, request)})
+        "parts": parts_changed(parts, request)})

@@ -33,7 +33,7 @@ from league.ladders.models import (
     Standing,
 )
 from league.ladders.ratings import Tally
-from league.ladders.selectors import standing_history, tally_counts
+from league.ladders.selectors import Board, BoardRow, standing_history, tally_counts
 from league.web.match_lists import MatchRow, match_rows
 
 HISTORY_POINTS = 400
@@ -222,13 +222,34 @@ FROM bots_botversion v WHERE v.id IN ({ids})
 both run; the ORM's version of it costs more to build than to run)."""
 
 
-def user_bots(*, username: str) -> tuple[User, list[Bot]]:
+@dataclass
+class UserBot:
+    bot: Bot
+    row: BoardRow | None = None
+    """Its row on its ladder's board (rank, rating or mean score), if it plays there."""
+    of: int = 0
+    """How many bots that board ranks."""
+    ladder: Ladder | None = None
+
+
+def user_bots(*, username: str) -> tuple[User, list[UserBot]]:
+    """A user's bots, each that plays with its place on its ladder's board: two queries a
+    ladder they play on (their rows, ranked on the whole board, and the board's size)."""
     owner = User.objects.select_related("profile").filter(username=username).first()
     if owner is None or not owner.is_active:
         raise Http404("No such user.")
-    bots = (Bot.objects.filter(owner=owner).select_related("active_version")
-            .defer("active_version__archive", "active_version__log").order_by("game", "name"))
-    return owner, list(bots)
+    bots = [UserBot(b) for b in Bot.objects.filter(owner=owner).select_related("active_version")
+            .defer("active_version__archive", "active_version__log").order_by("game", "name")]
+    playing = {b.bot.game for b in bots
+               if b.bot.active_version_id and not b.bot.retired and not b.bot.disabled}
+    for ladder in Ladder.objects.filter(game__in=playing):
+        board = Board(ladder, owner.username)
+        rows = {row.bot_id: row for row in board[:] if row.owner == owner.username}
+        size = Board(ladder).count()
+        for b in bots:
+            if b.bot.pk in rows:
+                b.row, b.of, b.ladder = rows[b.bot.pk], size, ladder
+    return owner, bots
 
 
 def my_bots(*, user: User) -> list[Bot]:

@@ -1,12 +1,19 @@
 from django.urls import path
 
-from league.web import bot_views, competition_views, views
+from league.web import bot_views, competition_views, game_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("favicon.ico", views.favicon),
+    path("ladders/", game_views.ladders, name="ladders"),
     path("ladders/<slug:slug>/", views.ladder, name="ladder"),
+    path("games/", game_views.game_list, name="games"),
+    path("games/<slug:game_id>/", game_views.game, name="game"),
+    path("games/<slug:game_id>/starters/<str:filename>", game_views.starter_download,
+         name="starter"),
+    path("protocol/", game_views.protocol, name="protocol"),
     path("matches/<int:match_id>/", views.match, name="match"),
+    path("matches/<int:match_id>/status.json", views.match_status, name="match-status"),
     path("matches/<int:match_id>/replay.html", views.match_html, name="match-html"),
     path("u/<str:username>/", views.user_page, name="user"),
     path("bots/<int:bot_id>/", bot_views.bot, name="bot"),

@@ -22,16 +22,18 @@ from django.views.decorators.http import require_POST
 
 import games
 from games.players import player_names
-from league.bots.selectors import owner_or_staff
 from league.competitions.services import challenge_create
 from league.ladders.lifecycle import PLAYED
 from league.ladders.models import Ladder, Match
 from league.ladders.replays import NoFrames, match_record, may_read_log, viewer_header
-from league.ladders.selectors import Board, ladder_board, match_get, queue_counts
+from league.ladders.selectors import Board, match_get, queue_counts
 from league.web import selectors
 from league.web.competition_forms import ChallengeForm
-from league.web.competition_pages import challenger_bots, competition_of, solo_games
+from league.web.competition_pages import challenger_bots, solo_games
+from league.web.game_views import ladder_cards
+from league.web.live_parts import parts_changed, parts_for_page, parts_render
 from league.web.match_lists import match_rows
+from league.web.match_page import PARTS, following, match_parts_context
 from league.web.refusals import form_attempt
 from replay.html_export import replay_html
 
@@ -54,14 +56,30 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
                       "it again.", 403)
 
 
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Every 404 of the site (``handler404``)."""
+    return error_page(request, "Page not found", "There is nothing at this address: it may be "
+                      "mistyped, or what was here is gone.", 404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """Every 500 of the site (``handler500``); a bare page if even that cannot be drawn (the
+    database down, say: the header asks who is logged in)."""
+    message = "Something went wrong on our side; it has been logged. Try again in a moment."
+    try:
+        return error_page(request, "Server error", message, 500)
+    except Exception:  # the error page must not fail in its turn
+        return HttpResponse(f"<!doctype html><title>Server error</title><h1>Server error</h1>"
+                            f"<p>{message}</p>", status=500)
+
+
 def favicon(request: HttpRequest) -> HttpResponse:
     """Browsers ask for /favicon.ico on pages that name no icon (JSON, the health check)."""
     return HttpResponseRedirect(static("web/favicon.svg"))
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    ladders = [(ladder, ladder_board(ladder, limit=10))
-               for ladder in Ladder.objects.filter(active=True).order_by("pk")]
+    ladders = ladder_cards()
     matches = match_rows(Match.objects.filter(status__in=PLAYED).order_by("-finished_at"), 20)
     return render(request, "web/home.html", {
         "ladders": ladders, "matches": matches, "queue": queue_counts(),
@@ -123,18 +141,26 @@ def _ladder_page(request: HttpRequest, the_ladder: Ladder,
 
 def match(request: HttpRequest, match_id: int) -> HttpResponse:
     the_match = match_get(match_id=match_id)
-    players = [(p, p.version is not None and owner_or_staff(request.user,
-                                                                       p.version.bot))
-               for p in the_match.participants.all()]
     try:
         header = viewer_header(match=the_match, user=request.user, opening=OPENING_FRAMES)
         no_replay = ""
     except NoFrames as error:
         header, no_replay = None, str(error)
+    context = match_parts_context(request, the_match)
     return render(request, "web/match.html", {
-        "match": the_match, "players": players, "viewer_header": header,
-        "no_replay": no_replay, "viewer_modules": viewer_modules(header),
-        "competition": competition_of(the_match)})
+        **context, "parts": parts_for_page(parts_render(request, "match", PARTS, context)),
+        "viewer_header": header, "no_replay": no_replay, "viewer_modules": viewer_modules(header)})
+
+
+def match_status(request: HttpRequest, match_id: int) -> JsonResponse:
+    """What a match's page polls while the match is queued or running: its status and each
+    part of the page whose text changed (``?known=name:stamp,...``)."""
+    the_match = match_get(match_id=match_id)
+    context = match_parts_context(request, the_match)
+    parts = parts_render(request, "match", PARTS, context)
+    return JsonResponse({"id": the_match.pk, "state": the_match.status,
+                         "done": not following(the_match), "interval": context["interval"],
+                         "parts": parts_changed(parts, request)})
 
 
 def match_html(request: HttpRequest, match_id: int) -> HttpResponse:

@@ -48,6 +48,32 @@ def test_the_schema_is_openapi_3_and_names_every_endpoint(world: World) -> None:
     assert schema["components"]["securitySchemes"]["bearerToken"]["scheme"] == "bearer"
 
 
+BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+def test_the_schema_opens_readable_in_a_browser_and_the_docs_page_links_its_json(
+        world: World) -> None:
+    as_text = Client().get("/api/schema/", HTTP_ACCEPT=BROWSER)
+    assert as_text["Content-Type"] == "text/plain; charset=utf-8"  # shown, not saved
+    assert as_text.content.startswith(b"openapi: 3.")
+    as_json = Client().get("/api/schema/?format=json", HTTP_ACCEPT=BROWSER)
+    assert as_json["Content-Type"] == "application/json"
+    assert as_json.json()["openapi"].startswith("3.")
+    docs = Client().get("/api/docs/").content.decode()
+    assert 'href="/api/schema/?format=json"' in docs and 'href="/games/"' in docs
+
+
+def test_reads_anyone_may_make_need_no_credentials_and_writes_do(world: World) -> None:
+    schema = Client().get("/api/schema/?format=json").json()
+    for path, methods in schema["paths"].items():
+        for method, operation in methods.items():
+            if method == "get":
+                assert operation["security"] == [], (method, path)  # no lock in the docs
+            else:
+                assert operation["security"], (method, path)
+                assert {} not in operation["security"], (method, path)
+
+
 def test_the_docs_page_loads_only_local_files(world: World) -> None:
     response = Client().get("/api/docs/")
     assert response.status_code == 200

@@ -73,7 +73,7 @@ def test_the_header_has_the_game_players_moves_and_result_with_its_reason(world:
     assert data["moves"] == [[m.seat, m.move, 0.01] for m in record.moves]
     assert data["total"] == len(record.moves) + 1 and data["views"] == ["spectator"]
     assert data["result"]["reason"] == "no-legal-move"
-    assert data["result"]["summary"] == record.result.summary()
+    assert data["result"]["summary"] == "alices-bot v1 wins — bobs-bot v1 has no free cell"
     assert data["broken"] is None and data["status"] == "finished"
     assert data["frames_url"] == f"/api/matches/{world.match.pk}/frames/"
 

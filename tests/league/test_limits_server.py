@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import requests
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.utils import timezone
 
@@ -61,16 +62,21 @@ def server(request: pytest.FixtureRequest, transactional_db: None, tmp_path: Pat
            ) -> Iterator[Server]:
     """gunicorn with 3 processes, counting in Redis, or (``embedded``: no Redis configured)
     in the SQLite file of the data folder, as ``./dev up`` does."""
+    yield from serve(tmp_path, embedded=request.param == "embedded")
+
+
+def serve(tmp_path: Path, embedded: bool = False, **limits: str) -> Iterator[Server]:
     ladders_install(Ladder)
     rates_reset()
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     log = tmp_path / "gunicorn.log"
+    # the test's own Redis db (else the settings' default: counts shared with other runs)
     env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": database_url(),
-           "DJANGO_SETTINGS_MODULE": "tests.league_settings",
-           "BOTLEAGUE_DATA": str(tmp_path / "data"), **LIMITS}
-    if request.param == "embedded":
+           "REDIS_URL": settings.REDIS_URL, "DJANGO_SETTINGS_MODULE": "tests.league_settings",
+           "BOTLEAGUE_DATA": str(tmp_path / "data"), **LIMITS, **limits}
+    if embedded:
         env["REDIS_URL"] = ""  # the broker and the counts on files of the data folder
     with open(log, "wb") as out:
         process = subprocess.Popen(
@@ -194,3 +200,35 @@ def test_a_write_to_an_unknown_api_path_is_a_json_404(server: Server) -> None:
     assert response.status_code == 404
     assert response.headers["Content-Type"] == "application/json"
     assert "no API endpoint" in response.json()["detail"]
+
+
+@pytest.fixture
+def validating_server(transactional_db: None, tmp_path: Path) -> Iterator[Server]:
+    """At most 2 versions a user waiting for validation (and no worker to validate them)."""
+    yield from serve(tmp_path, LEAGUE_MAX_VALIDATING="2", LEAGUE_UPLOADS_PER_USER="1000/hour")
+
+
+def test_versions_waiting_for_validation_are_limited_per_user_across_processes(
+        validating_server: Server) -> None:
+    """The count and the new version in one transaction under the owner's lock: uploads
+    landing together in three processes once all counted the same few waiting."""
+    owner = User.objects.create_user("eager", password=PASSWORD)
+    _, token = token_create(user=owner, name="t")
+    source = b"from botlib import run\nrun(lambda turn: turn.legal_moves[0])\n"
+
+    def upload(i: int):
+        return lambda: requests.post(
+            f"{validating_server.url}/api/versions/", data={"game": "stones",
+                                                            "name": f"eager{i}"},
+            files={"file": ("main.py", source)}, timeout=30,
+            headers={"Authorization": f"Bearer {token}"})
+
+    for attempt in range(3):  # each round on a clean slate: 12 uploads at once
+        BotVersion.objects.filter(bot__owner=owner).delete()
+        answers = flood([upload(100 * attempt + i) for i in range(12)])
+        assert Counter(r.status_code for r in answers) == {201: 2, 429: 10}, [
+            r.text[:200] for r in answers if r.status_code not in (201, 429)]
+        assert BotVersion.objects.filter(bot__owner=owner, status="validating").count() == 2
+    refusal = next(r for r in answers if r.status_code == 429)
+    assert_refusal(refusal)
+    assert "2 of your versions are waiting for validation" in refusal.json()["detail"]

@@ -107,7 +107,10 @@ def test_the_match_page_shows_players_result_times_and_the_final_position(
     assert "one v1 alice win" in page and "two v1 bob loss" in page
     assert "400 ms" in page
     assert "1.0 → 3.5" in page  # the board's rating, mu - 3 sigma: 25 - 3 x 8 → 26 - 3 x 7.5
-    assert "player 0 wins" in response.content.decode()  # the engine's own rendering
+    # the engine's result, naming the bots where it names seats
+    assert "result one v1 wins — two v1 has no free cell" in page
+    shown = re.sub(r"<script.*?</script>", "", response.content.decode(), flags=re.S)
+    assert "player 0" not in shown and "player 1" not in shown
 
 
 def test_a_forfeit_shows_its_reason_and_detail(client: Client, people: People) -> None:
@@ -127,6 +130,22 @@ def test_the_user_page_lists_all_their_bots(client: Client, people: People) -> N
     assert client.get("/u/nobody/").status_code == 404
 
 
+def test_the_user_page_shows_each_bots_rank_and_rating_or_score(client: Client,
+                                                                 people: People) -> None:
+    one, two = active(people.alice, "alpha"), active(people.bob, "alices")  # "alice" in it
+    finished(one, two)  # alpha wins: rating 26 - 3 x 7.5 = 3.5, first of two
+    slider = active(people.alice, "slider", game="g2048")
+    finished(slider)
+    active(people.alice, "waiting")
+    Bot.objects.filter(name="waiting").update(retired=True)
+    page = text(client.get("/u/alice/"))
+    # (the game twice: once beside the name for a phone, once in its column)
+    assert re.search(r"alpha · Stones Stones #1 of 2 3\.5 rating v1 playing", page), page
+    assert re.search(r"slider · 2048 2048 #1 of 1 [\d.]+ mean score v1 playing", page), page
+    assert re.search(r"waiting · Stones Stones – – v1 retired", page), page
+    assert "alices" not in page  # bob's bot, though its name holds alice's
+
+
 def test_uploading_on_my_bots_stores_a_validating_version_and_reports_its_status(
         client: Client, people: People, django_capture_on_commit_callbacks) -> None:
     client.force_login(people.alice)
@@ -134,11 +153,41 @@ def test_uploading_on_my_bots_stores_a_validating_version_and_reports_its_status
         response = client.post("/my/bots/", {
             "game": "stones", "name": "newbie", "file": _file("main.py", bots.RANDOM)},
             follow=True)
-    assert "newbie v1 uploaded; it is validating now." in text(response)
     version = BotVersion.objects.get(bot__name="newbie")
-    assert f'data-poll="/versions/{version.pk}/status.json"' in response.content.decode()
+    html = response.content.decode()
+    assert ("newbie v1 uploaded; validating: it is playing one match against a random "
+            "player.") in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+    # the banner and the list follow the version to its verdict
+    assert f'id="upload-banner" role="status" data-poll="/versions/{version.pk}/status.json"' \
+        in html
+    assert f'data-poll="/versions/{version.pk}/status.json">validating' in html
     assert client.get(f"/versions/{version.pk}/status.json").json() == {
-        "id": version.pk, "status": "validating", "reason": "", "done": False}
+        "id": version.pk, "status": "validating", "reason": "", "done": False,
+        "verdict": "validating: it is playing one match against a random player",
+        "log_tail": "", "url": f"/versions/{version.pk}/"}
+    # the banner is for the page after the upload, not every visit after
+    assert 'id="upload-banner"' not in client.get("/my/bots/").content.decode()
+
+
+def test_a_verdict_says_where_the_bot_plays_or_why_it_was_rejected_with_its_logs_end(
+        client: Client, people: People) -> None:
+    kept = active(people.alice, "kept")
+    refused = active(people.alice, "refused")
+    BotVersion.objects.filter(pk=refused.pk).update(
+        status="rejected", reason="crash: exited with code 1",
+        log="".join(f"line {i}\n" for i in range(20)) + "ValueError: SECRET-LOG\n")
+    client.force_login(people.alice)
+    assert client.get(f"/versions/{kept.pk}/status.json").json()["verdict"] == (
+        "validated: it plays on the Stones ladder now")
+    status = client.get(f"/versions/{refused.pk}/status.json").json()
+    assert status["verdict"] == "rejected: crash: exited with code 1"
+    assert status["log_tail"].split("\n") == [f"line {i}" for i in range(13, 20)] + [
+        "ValueError: SECRET-LOG"]
+    listed = client.get("/my/bots/").content.decode()  # the reason and the log's end, inline
+    assert "crash: exited with code 1" in listed and "ValueError: SECRET-LOG" in listed
+    assert "line 12" not in listed
+    client.force_login(people.bob)  # the log is its owner's
+    assert client.get(f"/versions/{refused.pk}/status.json").json()["log_tail"] == ""
 
 
 def test_an_upload_the_checks_refuse_shows_why_and_stores_nothing(

@@ -89,11 +89,16 @@ def test_a_running_match_is_watched_move_by_move_and_becomes_its_replay(
     shown_at: dict[int, float] = {}
     played: dict[int, float] = {}
     statuses = set()
+    headers = set()  # the match header's status, as the page showed it while it ran
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         total, status, now = page.evaluate("""() => { const d = document.querySelector(
             "#viewer").dataset; return [Number(d.total), d.status, Date.now() / 1000]; }""")
         statuses.add(status)
+        shown = page.inner_text("#match-status").split(":")[0]
+        headers.add(shown)
+        if shown != "finished":  # an open match has not ended: no "ended – UTC"
+            assert page.query_selector("#match-ended") is None
         for number in range(total - 1):
             shown_at.setdefault(number, now)
         played.update(played_at(database, match_id))
@@ -101,6 +106,7 @@ def test_a_running_match_is_watched_move_by_move_and_becomes_its_replay(
             break
         time.sleep(0.05)
     assert {"running", "finished"} <= statuses, statuses
+    assert "running" in headers, headers
     live = sorted(n for n in played if n in shown_at and played[n] > opened)
     assert len(live) >= 3, f"only {len(live)} moves were seen while the match ran"
     delays = [shown_at[n] - played[n] for n in live]
@@ -117,7 +123,14 @@ def test_a_running_match_is_watched_move_by_move_and_becomes_its_replay(
     last = len(frames) - 1
     check("stones", frames[last], wait_drawn(page, last))
     assert record.result is not None
-    assert record.result.summary() in page.inner_text(".viewer-result")
+    header = page.evaluate("async (u) => (await fetch(u)).json()",
+                           f"/api/matches/{match_id}/viewer/")
+    assert header["result"]["summary"] in page.inner_text(".viewer-result")
+    # the page's own header followed the match to its end, without a reload
+    page.wait_for_selector("#match-status.finished", timeout=10_000)
+    assert page.inner_text("#match-result") == header["result"]["summary"]
+    assert page.inner_text("#match-moves") == str(len(record.moves))
+    assert "UTC" in page.inner_text("#match-ended")
     assert page.locator(".viewer-banner").is_hidden()
     assert page.locator(".viewer-download").is_visible()
     assert page.locator(".move-row").count() == last + 1

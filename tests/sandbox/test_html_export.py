@@ -22,7 +22,7 @@ from replay import MatchRecord
 from replay.frames import SPECTATOR
 from replay.html_export import all_frames, replay_html
 from tests.browser import chromium, shoot, watch_for_errors
-from tests.viewer_checks import check, wait_drawn
+from tests.viewer_checks import check, shown_summary, wait_drawn
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -130,7 +130,7 @@ def test_play_and_show_write_files_that_open_offline_and_draw_the_engines_frames
             page.locator("body").press("End")
             check("wizard_duel", frames[SPECTATOR][last], wait_drawn(page, last))
             assert record.result is not None
-            assert record.result.summary() in page.inner_text(".viewer-result")
+            assert shown_summary(record) in page.inner_text(".viewer-result")
             page.click("button[data-action=toggle]")  # at the end: plays from the start
             page.wait_for_function(
                 "() => Number(document.querySelector('#viewer').dataset.step) >= 2")
@@ -155,7 +155,7 @@ def test_each_games_file_opens_from_disk_offline_and_draws_the_engines_frames(
             page.locator("body").press("End")
             check(game, frames[last], wait_drawn(page, last))
             assert record.result is not None
-            assert record.result.summary() in page.inner_text(".viewer-result")
+            assert shown_summary(record) in page.inner_text(".viewer-result")
             assert problems == [], (game, problems)
             page.context.close()
 

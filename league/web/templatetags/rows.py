@@ -27,21 +27,24 @@ register = template.Library()
 def board_row(row: BoardRow, trend: float | None, seeds: int) -> SafeString:
     """One row of a ladder's board: rank, bot, owner, then rating, μ σ, games, W/L/D and the
     7-day trend (a rated ladder) or mean score ± 95 % and seeds played of ``seeds``."""
-    start = format_html('<tr><td>{}</td><td>{}</td><td><a href="{}">{}</a></td>', row.rank,
+    # at phone width the columns marked hide-sm go: rank, bot, rating or score stay
+    start = format_html('<tr><td>{}</td><td class="name">{}</td>'
+                        '<td class="name hide-sm"><a href="{}">{}</a></td>', row.rank,
                         board_bot(row), link(row.owner, "user"), row.owner)
     if row.rating is not None:
         return format_html(
-            '{}<td>{}</td><td><small>μ {} σ {}</small></td><td>{}</td><td>{}/{}/{}</td>'
-            '<td class="{}">{}</td></tr>', start, fixed(row.rating), fixed(row.mu),
-            fixed(row.sigma), row.games, row.wins, row.losses, row.draws,
-            trend_class(trend), trend_text(trend))
+            '{}<td>{}</td><td class="hide-sm"><small>μ {} σ {}</small></td>'
+            '<td class="hide-sm">{}</td><td>{}/{}/{}</td><td class="hide-sm {}">{}</td></tr>',
+            start, fixed(row.rating), fixed(row.mu), fixed(row.sigma), row.games, row.wins,
+            row.losses, row.draws, trend_class(trend), trend_text(trend))
     if row.mean is None:
         mean = "–"
     elif row.ci is None:
         mean = fixed(row.mean)
     else:
         mean = format_html("{} <small>± {}</small>", fixed(row.mean), fixed(row.ci))
-    return format_html("{}<td>{}</td><td>{}/{}</td></tr>", start, mean, row.seeds, seeds)
+    return format_html('{}<td>{}</td><td class="hide-sm">{}/{}</td></tr>', start, mean,
+                       row.seeds, seeds)
 
 
 @register.simple_tag
@@ -56,9 +59,11 @@ def match_row(match: MatchRow) -> SafeString:
         ended = match.reason if match.status == MatchStatus.FINISHED else match.status
     when = (timezone.localtime(match.finished_at).strftime("%m-%d %H:%M:%S")
             if match.finished_at else "")
+    # at phone width: number, players and result; game, moves and time go (hide-sm)
     return format_html(
-        '<tr class="{}"><td><a href="{}">{}</a></td><td>{}{}</td><td>{}</td><td>{}</td>'
-        "<td>{}</td><td>{}</td></tr>", match.status, link(match.pk, "match"), match.pk,
+        '<tr class="{}"><td><a href="{}">{}</a></td><td class="hide-sm">{}{}</td>'
+        '<td class="players">{}</td><td class="result">{}</td><td class="hide-sm">{}</td>'
+        '<td class="hide-sm">{}</td></tr>', match.status, link(match.pk, "match"), match.pk,
         match.game, kind, players, ended, match.moves, when)
 
 

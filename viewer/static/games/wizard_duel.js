@@ -3,6 +3,8 @@
 // did (attacks and what they hit, looks and scans and the cells they saw, walls, blocked
 // moves, heals). A player's view draws only that player's observation: its own map (older
 // knowledge fogged), itself, and where it last saw the opponent.
+// In a narrow box (a phone) the map is drawn standing up, rows across and columns down, so a
+// cell stays big enough to read its dots; it is drawn again when the box changes shape.
 
 import { replaceContent, svg, svgRoot } from "botleague-viewer/dom.js";
 import { SEAT_COLOURS, axisLabels } from "botleague-viewer/games/common.js";
@@ -15,11 +17,37 @@ const ELEMENTS = ["F", "W", "T", "A", "E"];
 const ELEMENT_NAMES = { F: "fire", W: "water", T: "wood", A: "wind", E: "earth" };
 const ELEMENT_COLOURS = { F: "#ef4444", W: "#3b82f6", T: "#16a34a", A: "#67e8f9",
   E: "#a16207" };
+const PLACEMENTS = 2;  // one placing move a wizard before turn 1
+/** How a player learned where the opponent stood (``view.opponent.how``), as words. */
+const LEARNED = { look: "seen by a look", scan: "found by a wind scan",
+  blocked: "it blocked a move", wall: "it stopped a wall", attack: "hit by an attack" };
 const DOT_SPOTS = [[0.27, 0.3], [0.5, 0.3], [0.73, 0.3], [0.27, 0.68], [0.5, 0.68],
   [0.73, 0.68]];
 
+const PORTRAIT_BELOW = 560;  // px: a box narrower than this gets the standing map
+const PANEL_STEP = 62;      // a player's panel's height, when the panels stack
+let geo = layout(10, 20, false);
+
+/** Where things go: the map lying (columns across) or standing (rows across). */
+function layout(rows, cols, portrait) {
+  const across = portrait ? rows : cols;
+  const down = portrait ? cols : rows;
+  const mapBottom = TOP + down * CELL;
+  const panels = mapBottom + 26;
+  const legendTop = portrait ? panels + 2 * PANEL_STEP : mapBottom + PANEL + 2;
+  return { rows, cols, portrait, across, down, mapBottom, panels, legendTop,
+    width: LEFT + across * CELL + 6, height: legendTop + (portrait ? 32 : 8) };
+}
+
 function cellXY(row, col) {
-  return [LEFT + col * CELL, TOP + row * CELL];
+  return geo.portrait ? [LEFT + row * CELL, TOP + col * CELL]
+    : [LEFT + col * CELL, TOP + row * CELL];
+}
+
+/** Where a panel starts: side by side under a lying map, one under the other otherwise. */
+function panelXY(seat) {
+  if (geo.portrait) return [LEFT, geo.panels + seat * PANEL_STEP];
+  return [seat ? LEFT + (geo.cols / 2) * CELL + 8 : LEFT, geo.panels];
 }
 
 function elementDots(code, x, y) {
@@ -62,8 +90,12 @@ function mapCells(map, fogAt) {
     }
     out.push(g);
   }));
-  out.push(svg("line", { x1: LEFT + 10 * CELL, y1: TOP - 4, x2: LEFT + 10 * CELL,
-    y2: TOP + map.elements.length * CELL + 4, stroke: "#0f172a", "stroke-width": 2,
+  // the line between the two players' halves (columns 0-9 and 10-19)
+  const half = (geo.cols / 2) * CELL;
+  const line = geo.portrait
+    ? { x1: LEFT - 4, y1: TOP + half, x2: LEFT + geo.across * CELL + 4, y2: TOP + half }
+    : { x1: LEFT + half, y1: TOP - 4, x2: LEFT + half, y2: geo.mapBottom + 4 };
+  out.push(svg("line", { ...line, stroke: "#0f172a", "stroke-width": 2,
     "stroke-dasharray": "4 3" }));
   return out;
 }
@@ -78,8 +110,13 @@ function wizard(seat, w, attrs = {}) {
     g.append(svg("circle", { cx, cy, r: CELL * 0.5, fill: "none", stroke: "#16a34a",
       "stroke-width": 3, "stroke-dasharray": "5 3", class: "shield" }));
   }
-  g.append(svg("circle", { cx, cy, r: CELL * 0.36, fill: SEAT_COLOURS[seat], stroke: "#fff",
-    "stroke-width": 2 }));
+  // a halo and a dark ring: a wizard stands out from the element dots around it
+  g.append(svg("circle", { cx, cy, r: CELL * 0.62, fill: SEAT_COLOURS[seat], opacity: 0.28,
+    class: "halo" }));
+  g.append(svg("circle", { cx, cy, r: CELL * 0.44, fill: SEAT_COLOURS[seat], stroke: "#0f172a",
+    "stroke-width": 2.5 }));
+  g.append(svg("circle", { cx, cy, r: CELL * 0.44 - 2.5, fill: "none", stroke: "#fff",
+    "stroke-width": 1.5 }));
   g.append(svg("path", { d: `M${cx - 7} ${cy - 3}L${cx} ${cy - 16}L${cx + 7} ${cy - 3}Z`,
     fill: "#fde047", stroke: "#0f172a", "stroke-width": 1 }));
   g.append(svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", fill: "#fff",
@@ -202,15 +239,17 @@ function panel(seat, w, name, x, y, extra) {
 }
 
 /** What the dots' colours mean. */
-function legend(y) {
+function legend() {
   const out = [];
   let x = LEFT;
+  let y = geo.legendTop;
   for (const letter of ELEMENTS) {
     out.push(svg("circle", { cx: x + 5, cy: y - 4, r: 5, fill: ELEMENT_COLOURS[letter],
       stroke: "#0f172a", "stroke-width": 0.6 }));
     out.push(svg("text", { x: x + 14, y, class: "panel-text", text: ELEMENT_NAMES[letter] }));
     x += 70;
   }
+  if (geo.portrait) [x, y] = [LEFT - 4, y + 22];  // the map is narrow: a second line
   out.push(svg("rect", { x: x + 4, y: y - 11, width: 14, height: 14, rx: 3, fill: "#64748b" }));
   out.push(svg("text", { x: x + 24, y, class: "panel-text", text: "obstacle (durability)" }));
   return svg("g", { class: "legend" }, out);
@@ -225,9 +264,8 @@ function spectatorScene(frame, ctx) {
     if (w.row !== null) parts.push(wizard(seat, w));
   });
   parts.push(castMark(frame.move, positions));
-  const half = LEFT + 10 * CELL;
   const panels = view.wizards.map((w, seat) => panel(seat, w, ctx.names[seat] ||
-    `player ${seat}`, seat ? half + 8 : LEFT, TOP + 10 * CELL + 26));
+    `player ${seat}`, ...panelXY(seat)));
   return [...parts, ...panels];
 }
 
@@ -244,36 +282,72 @@ function playerScene(frame, ctx, seat) {
   if (view.opponent) parts.push(ghost(1 - seat, view.opponent));
   if (you.row !== null) parts.push(wizard(seat, you));
   if (frame.move && frame.move.seat === seat) parts.push(castMark(frame.move, positions));
-  const seen = view.opponent ? `opponent last seen at (${view.opponent.row},` +
-    `${view.opponent.col}) on turn ${view.opponent.turn} by ${view.opponent.how}`
-    : "opponent not seen yet";
+  const seen = view.opponent ? `opponent last known at (${view.opponent.row},` +
+    `${view.opponent.col}) on turn ${view.opponent.turn}: ` +
+    `${LEARNED[view.opponent.how] || view.opponent.how}` : "opponent not found yet";
   parts.push(panel(seat, you, `${ctx.names[seat] || `player ${seat}`}'s view`, LEFT,
-    TOP + 10 * CELL + 26));
-  parts.push(svg("text", { x: LEFT + 10 * CELL + 8, y: TOP + 10 * CELL + 26,
-    class: "panel-text", text: seen }));
+    geo.panels));
+  const [x, y] = geo.portrait ? [LEFT, geo.panels + PANEL_STEP]
+    : [LEFT + (geo.cols / 2) * CELL + 8, geo.panels];
+  parts.push(svg("text", { x, y, class: "panel-text", text: seen }));
   return parts;
+}
+
+function narrow(target) {
+  const width = target.clientWidth;
+  return width > 0 && width < PORTRAIT_BELOW;
+}
+
+const watched = new WeakMap();
+
+/** Draw again when the box turns from wide to narrow or back (a phone turned, a window
+ *  resized): the viewer itself redraws only when the step changes. */
+function watch(target, frame, ctx) {
+  if (typeof ResizeObserver === "undefined") return;
+  let last = watched.get(target);
+  if (!last) {
+    last = {};
+    watched.set(target, last);
+    new ResizeObserver(() => {
+      if (last.frame && narrow(target) !== last.portrait) draw(target, last.frame, last.ctx);
+    }).observe(target);
+  }
+  Object.assign(last, { frame, ctx, portrait: geo.portrait });
 }
 
 export function draw(target, frame, ctx) {
   const rows = frame.view.map.elements.length;
   const cols = frame.view.map.elements[0].length;
-  const width = LEFT + cols * CELL + 6;
-  const height = TOP + rows * CELL + PANEL + 10;
+  geo = layout(rows, cols, narrow(target));
   const seat = ctx.view === "spectator" ? null : Number(ctx.view);
-  const root = svgRoot(width, height, { "data-view": ctx.view,
+  const root = svgRoot(geo.width, geo.height, { "data-view": ctx.view,
+    "data-layout": geo.portrait ? "standing" : "lying",
     "aria-label": seat === null ? "Wizard Duel map, everything" :
       `Wizard Duel map as player ${seat} knows it` });
-  root.append(...axisLabels({ rows, cols, cell: CELL, left: LEFT, top: TOP }));
+  root.append(...axisLabels({ rows: geo.down, cols: geo.across, cell: CELL, left: LEFT,
+    top: TOP }));
+  if (geo.portrait) {
+    root.append(svg("text", { x: 2, y: TOP - 6, class: "axis", text: "r→" }),
+      svg("text", { x: 2, y: TOP + 10, class: "axis", text: "c↓" }));
+  }
   const scene = seat === null ? spectatorScene(frame, ctx) : playerScene(frame, ctx, seat);
-  root.append(...scene.filter(Boolean), legend(height - 8));
+  root.append(...scene.filter(Boolean), legend());
   replaceContent(target, root);
+  watch(target, frame, ctx);
 }
 
 export function caption(frame, ctx) {
   const view = frame.view;
   const who = (s) => ctx.names[s] || `player ${s}`;
-  const clock = view.phase === "place" ? "placing the wizards"
-    : `turn ${view.turn} of ${2 * view.turns_each}`;
+  let clock = "placing the wizards";
+  if (view.phase !== "place") {
+    // Turns skipped after a look count among the turns but are no moves: say so, or a
+    // 178-move match ending on "turn 200 of 200" reads as a miscount.
+    const played = frame.over ? view.turn : view.turn - 1;
+    const skipped = Math.max(0, played - (frame.step - PLACEMENTS));
+    clock = `turn ${view.turn} of ${2 * view.turns_each}` +
+      (skipped ? ` (${skipped} skipped after looks)` : "");
+  }
   if (frame.over && view.result) return `${clock} · ${view.result.detail || view.result.reason}`;
   return `${clock} · ${view.to_move === null ? "over" : `${who(view.to_move)} to move`}`;
 }
