@@ -57,8 +57,9 @@ def main() -> None:
         now = timezone.now()
 
         def make(fmt: str, field: list, game: str = "stones", **options: object):
+            options.setdefault("games_per_series", 1)
             t = tournament_create(user=alice, name=f"embedded {fmt}", game=game, format=fmt,
-                                  games_per_series=1, field_limit=len(field),
+                                  field_limit=len(field),
                                   registration_closes=now + dt.timedelta(seconds=1),
                                   starts_at=now + dt.timedelta(seconds=1), **options)
             for v in field:

@@ -24,7 +24,8 @@ def test_every_format_and_a_challenge_finish_on_the_embedded_default(tmp_path: P
     data = tmp_path / "data"
     data.mkdir()
     tmp_path.chmod(0o755)  # bots read their cached versions below it (pytest's own is 0700)
-    env.update(BOTLEAGUE_DATA=str(data), DJANGO_SETTINGS_MODULE="league.settings")
+    env.update(BOTLEAGUE_DATA=str(data), DJANGO_SETTINGS_MODULE="league.settings",
+               LEAGUE_TOURNAMENTS_PER_USER="100/day")  # four made at once
     done = subprocess.run([sys.executable, "-m", "tests.league.embedded_tournament"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=450,
                           check=False)
