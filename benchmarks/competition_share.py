@@ -110,10 +110,12 @@ def main() -> None:
         now = timezone.now()
         t = tournament_create(user=owner, name="share", game="stones", format="swiss",
                               rounds=6, games_per_series=2, field_limit=args.entries,
-                              registration_closes=now + dt.timedelta(seconds=2),
-                              starts_at=now + dt.timedelta(seconds=2))
+                              registration_closes=now + dt.timedelta(hours=1),
+                              starts_at=now + dt.timedelta(hours=1))
         for v in versions:
             entry_register(tournament=t, bot=v.bot, user=owner)
+        now = timezone.now()  # the start brought forward: the beat starts it
+        Tournament.objects.filter(pk=t.pk).update(registration_closes=now, starts_at=now)
         while Tournament.objects.get(pk=t.pk).state != "running":
             time.sleep(0.5)
         time.sleep(5)  # the first games released and playing
