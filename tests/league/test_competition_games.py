@@ -106,7 +106,7 @@ def test_a_failed_game_is_played_again_twice_then_counts_as_a_draw(people: Peopl
     assert (rows[b.bot_id].points, rows[b.bot_id].game_points) == (0, 0.5)
     html = Client().get(f"/tournaments/{t.pk}/").content.decode()
     assert f'href="/matches/{matches[-1]}/"' in html
-    assert "the league could not play it (no bot&#x27;s fault): counted as a draw" in html
+    assert "the league could not play it (no bot's fault): counted as a draw" in html
 
 
 def test_a_failed_challenge_game_is_played_again_then_given_up(people: People) -> None:
