@@ -6,11 +6,14 @@ league with no tournament (the ladders' baseline).
 
     .venv/bin/python -m benchmarks.competition_share [--entries 64] [--window 60] [--slots 2]
 
-PostgreSQL and Redis (a scratch database, Redis db 14), a real worker with ``--slots``
-processes, a ticks worker and a real beat (matchmaking and the competitions' tick every second). The
-documented share (``docs/league.md``, "Competitions"): a running tournament never holds the
-ladders back below half the workers, or below what they used alone when that is less; the
-competitions take what is left. Target: the ladder keeps at least 90 % of that.
+PostgreSQL and Redis (a scratch database and Redis db as ``benchmarks.league_overhead`` says),
+a real worker with ``--slots`` processes, a ticks worker and a real beat (matchmaking and the
+competitions' tick every second). The share rule (``docs/league.md``, "The workers' share"):
+the ladders that have something to play hold twice the worker slots in open matches between
+them, the competitions as many (``LEAGUE_COMPETITION_OPEN``), and the workers take matches in
+the order they were queued; so a running tournament never holds the ladders below half the
+workers, or below what they used alone when that is less, and takes what they leave. Target:
+the ladder keeps at least 90 % of that.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ from pathlib import Path
 from benchmarks.league_overhead import BOTS, configure, drop_database
 
 ROOT = Path(__file__).resolve().parent.parent
-FAST = {"LEAGUE_MATCHMAKING_SECONDS": "1", "LEAGUE_REAPER_SECONDS": "5"}
+FAST = {"LEAGUE_MATCHMAKING_SECONDS": "1", "LEAGUE_REAPER_SECONDS": "5",
+        "LEAGUE_KEEP_BUSY": "true"}  # the league's default: a ladder refilled as its matches end
 
 
 def spawn(args: list[str], log: Path, slots: int) -> subprocess.Popen:
@@ -106,10 +110,12 @@ def main() -> None:
         now = timezone.now()
         t = tournament_create(user=owner, name="share", game="stones", format="swiss",
                               rounds=6, games_per_series=2, field_limit=args.entries,
-                              registration_closes=now + dt.timedelta(seconds=2),
-                              starts_at=now + dt.timedelta(seconds=2))
+                              registration_closes=now + dt.timedelta(hours=1),
+                              starts_at=now + dt.timedelta(hours=1))
         for v in versions:
             entry_register(tournament=t, bot=v.bot, user=owner)
+        now = timezone.now()  # the start brought forward: the beat starts it
+        Tournament.objects.filter(pk=t.pk).update(registration_closes=now, starts_at=now)
         while Tournament.objects.get(pk=t.pk).state != "running":
             time.sleep(0.5)
         time.sleep(5)  # the first games released and playing

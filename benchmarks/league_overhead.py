@@ -6,10 +6,11 @@ same bots, seeds, seats, limits and backend.
                                                    [--game stones|blokus_duo] [--embedded]
 
 By default the league runs on PostgreSQL and Redis (a scratch database ``botleague_bench``
-is created and dropped, Redis db 14 is used; ``BENCH_DATABASE`` and ``BENCH_REDIS_URL`` name
-others, so that runs side by side do not share them); ``--embedded`` measures the no-configuration
-default (SQLite, filesystem broker) instead. The worker runs one match at a time, like the
-direct loop. Target (issue 8): the platform adds at most 10 % to the time per match.
+is created and dropped, Redis db 14 is flushed and used; ``BENCH_DATABASE`` and
+``BENCH_REDIS_URL`` name others, so that runs side by side do not collide); ``--embedded``
+measures the no-configuration default (SQLite, filesystem broker) instead. The worker runs one
+match at a time, like the direct loop. Target (issue 8): the platform adds at most 10 % to the
+time per match.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import shutil
 import signal
 import statistics
@@ -28,6 +30,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_DB = os.environ.get("BENCH_DATABASE", "botleague_bench")
+if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", BENCH_DB):  # it goes into SQL as it is
+    raise SystemExit(f"BENCH_DATABASE: not a plain database name: {BENCH_DB!r}")
 BENCH_REDIS = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 BOTS = {"stones": ROOT / "examples" / "stones" / "main.py",
         "blokus_duo": ROOT / "examples" / "blokus_duo" / "main.py"}
@@ -37,14 +41,15 @@ def configure(embedded: bool, data: Path) -> None:
     """Environment for this process and the worker, set before Django is imported."""
     os.environ["BOTLEAGUE_DATA"] = str(data)
     os.environ["DJANGO_SETTINGS_MODULE"] = "league.settings"
+    # only the matches a benchmark makes are played: with its ladder refilled after each
+    # match (the validations' too), the bench bots would play on and never leave it idle
+    os.environ["LEAGUE_KEEP_BUSY"] = "false"
     if embedded:
         os.environ.pop("DATABASE_URL", None)
         os.environ.pop("REDIS_URL", None)
         return
     import psycopg
 
-    if not BENCH_DB.isidentifier():  # it goes into the SQL as a name
-        raise SystemExit(f"BENCH_DATABASE={BENCH_DB!r}: expected a plain name")
     with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres",
                          autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")
@@ -63,9 +68,11 @@ def drop_database() -> None:
         conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
 
 
-def start_worker(log: Path) -> subprocess.Popen:
+def start_worker(log: Path, *options: str) -> subprocess.Popen:
+    """A worker of one process (``options``: more of ``celery worker``'s, such as ``-Q``)."""
     command = [sys.executable, "-m", "celery", "-A", "league", "worker", "-l", "info",
-               "-c", "1", "--without-mingle", "--without-gossip", "--without-heartbeat"]
+               "-c", "1", "--without-mingle", "--without-gossip", "--without-heartbeat",
+               *options]
     with open(log, "wb") as out:
         process = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
                                    start_new_session=True)

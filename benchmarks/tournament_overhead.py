@@ -1,16 +1,19 @@
-"""Tournament overhead: a tournament's games played through the league (its rounds paired by
-the competitions' bell, each game released, queued, claimed, played and written by a Celery
-worker) against the same games (bots, seeds, seats, limits, backend) played directly through
-``sandbox.run_match`` one after another, alternating in the same run.
+"""Tournament overhead: a tournament's games played through the league (each game released,
+queued, claimed, played and written by a Celery worker; its rounds paired and its games
+released by the bell each ended game rings, on the ticks' worker) against the same games
+(bots, seeds, seats, limits, backend) played directly through ``sandbox.run_match`` one after
+another, alternating in the same run.
 
     .venv/bin/python -m benchmarks.tournament_overhead [--entries 6] [--games 2] [--rounds 8]
                                                        [--embedded]
 
 Each round makes a round robin of ``--entries`` bots with ``--games`` games a series (6
 entries: 5 rounds of the format, 15 series, 30 games) and times it from its start to its last
-game written; the worker runs one match at a time, like the direct loop. What the league adds
-on top of the games: pairing each round once the last has finished (the bell a finished game
-rings), releasing the games, the queue, the claim, the writes. Target (issue 19): within 10 %.
+game written; the match worker runs one match at a time, like the direct loop, and a ticks
+worker (one process, as ``./dev up`` and compose run it) answers the bell. What the league adds
+on top of the games: pairing each round once the last has finished, releasing the games, the
+queue, the claim, the writes. PostgreSQL and Redis as ``benchmarks.league_overhead`` says.
+Target (issue 19): within 10 %.
 """
 
 from __future__ import annotations
@@ -58,11 +61,14 @@ def through_league(versions: list, games: int, n: int) -> tuple[float, list[tupl
     now = timezone.now()
     t = tournament_create(user=owner, name=f"bench {n}", game="stones", format="round_robin",
                           games_per_series=games, field_limit=len(versions),
-                          registration_closes=now + dt.timedelta(milliseconds=200),
-                          starts_at=now + dt.timedelta(milliseconds=200))
+                          registration_closes=now + dt.timedelta(hours=1),
+                          starts_at=now + dt.timedelta(hours=1))
     for v in versions:
         entry_register(tournament=t, bot=v.bot, user=owner)
-    time.sleep(0.25)
+    # its start brought forward to now (a window of a fraction of a second closed before a
+    # loaded machine had registered the field)
+    now = timezone.now()
+    Tournament.objects.filter(pk=t.pk).update(registration_closes=now, starts_at=now)
     start = time.time()
     competitions_tick()  # the start: round 1 paired and released; the bell does the rest
     while Tournament.objects.get(pk=t.pk).state != "finished":
@@ -101,7 +107,7 @@ def main() -> None:
     data = Path(tempfile.mkdtemp(prefix="botleague-bench-"))
     data.chmod(0o755)
     configure(args.embedded, data)
-    # the competitions' beat is this script: no beat runs, the bell does the pairing
+    # no beat runs: the start is this script's one tick, then the bell does the pairing
     import django
 
     django.setup()
@@ -114,7 +120,8 @@ def main() -> None:
     from league.ladders.models import Ladder
 
     versions = make_field(args.entries)
-    worker = start_worker(data / "worker.log")
+    worker = start_worker(data / "worker.log", "-Q", "celery")
+    ticks = start_worker(data / "ticks.log", "-Q", "ticks", "-n", "ticks@%h")
     try:
         wait_idle()  # the validation matches
         for v in versions:
@@ -124,8 +131,9 @@ def main() -> None:
         ladder = Ladder.objects.get(game="stones")
         report(args, ladder, versions)
     finally:
-        os.killpg(worker.pid, signal.SIGKILL)
-        worker.wait()
+        for process in (worker, ticks):
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
         if not args.embedded:
             drop_database()
         shutil.rmtree(data, ignore_errors=True)

@@ -246,13 +246,15 @@ work; ``competitions.progress``)."""
 
 LEAGUE_MATCH_QUEUE = "celery"
 LEAGUE_TICK_QUEUE = "ticks"
-"""Matches go to the match queue (Celery's default); the beat's ticks to a queue of their own
-with a worker process of its own (``./dev up`` and compose start one), so no match ever
-waits behind a tick and a slow tick never takes a match worker's slot."""
+"""Matches go to the match queue (Celery's default); the beat's ticks, and the bell a
+competition's ended match rings, to a queue of their own with a worker process of its own
+(``./dev up`` and compose start one), so no match ever waits behind a tick and a slow tick
+never takes a match worker's slot."""
 CELERY_TASK_DEFAULT_QUEUE = LEAGUE_MATCH_QUEUE
 CELERY_TASK_ROUTES = {name: {"queue": LEAGUE_TICK_QUEUE} for name in (
     "league.ladders.tasks.matchmaking_tick", "league.ladders.tasks.reaper_tick",
-    "league.competitions.tasks.competitions_tick")}
+    "league.competitions.tasks.competitions_tick",
+    "league.competitions.tasks.match_ended_task")}
 
 CELERY_BEAT_SCHEDULE = {
     "matchmaking": {"task": "league.ladders.tasks.matchmaking_tick",

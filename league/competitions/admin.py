@@ -32,15 +32,29 @@ class TournamentAdmin(admin.ModelAdmin):
                 messages.warning(request, str(error))
 
 
+class ReadOnly(admin.ModelAdmin):
+    """Rows the formats and the workers write: staff read them; an edit by hand would break
+    what the rounds and tables are computed from (a tournament is cancelled, not edited)."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
 @admin.register(Series)
-class SeriesAdmin(admin.ModelAdmin):
+class SeriesAdmin(ReadOnly):
     list_display = ["tournament", "round", "key", "kind", "first", "second", "games"]
     list_filter = ["tournament"]
     raw_id_fields = ["tournament", "first", "second"]
 
 
 @admin.register(Challenge)
-class ChallengeAdmin(admin.ModelAdmin):
+class ChallengeAdmin(ReadOnly):
     list_display = ["pk", "bot", "opponent_label", "games", "state", "challenger", "created_at"]
     list_filter = ["state"]
     raw_id_fields = ["bot", "version", "opponent", "opponent_version", "challenger"]

@@ -117,6 +117,9 @@ class Series(models.Model):
         constraints = [models.UniqueConstraint(fields=["tournament", "key"],
                                                name="one_series_per_key")]
 
+    def __str__(self) -> str:
+        return f"{self.tournament}: round {self.round}, {self.key}"
+
 
 class SeriesGame(models.Model):
     """One game a series owes: its seats, its seed, and the match that plays it (made when the
@@ -169,6 +172,9 @@ class Challenge(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["state", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"challenge {self.pk}"
 
     @property
     def opponent_label(self) -> str:

@@ -3,9 +3,9 @@ paired round by round as their formats say, finished; challenges finished; and t
 released to the workers within the competitions' share.
 
 Everything here is idempotent and runs under the tournament's row lock, so the beat's tick
-and a finished match (``match_ended``, called by the worker that wrote it through
-``ladders.lifecycle.ring_competition``) may both run it, in any order, as often as they like:
-a round is paired once, each game gets one live match.
+and a finished match's bell (``match_ended``: ``ladders.lifecycle.ring_competition`` sends it
+to the ticks' worker) may both run it, in any order, as often as they like: a round is paired
+once, each game gets one live match.
 
 **The share.** Ladders count only their own matches when they fill their queues; tournament
 and challenge games together hold at most ``LEAGUE_COMPETITION_OPEN`` open matches (as many
@@ -71,7 +71,7 @@ def competitions_tick() -> dict[str, int]:
 def match_ended(*, match_id: int) -> None:
     """A competition's match has ended: release the next games, and move its tournament on
     once its round has no game left to end (or this one failed and is to be played again).
-    Cheap while the round goes on: it runs once per game, in the worker's writing thread."""
+    Cheap while the round goes on: it runs once per game, on the ticks' worker."""
     row = (SeriesGame.objects.filter(match_id=match_id)
            .values_list("series__tournament_id", "series__round", "match__status").first())
     if row is not None:

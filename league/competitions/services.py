@@ -32,6 +32,7 @@ from league.competitions.models import (
     Tournament,
     TournamentState,
 )
+from league.competitions.progress import release
 from league.ladders.lifecycle import CANCELLED, OPEN, match_move
 from league.ladders.models import Ladder, Match
 from league.rate_limits import rate_hit
@@ -217,7 +218,8 @@ def tournament_cancel(*, tournament: Tournament, user: AbstractBaseUser,
 def challenge_create(*, user: AbstractBaseUser, bot: Bot, opponent: Bot | None = None,
                      builtin: str = "", games_count: int = 3) -> Challenge:
     """``user``'s ``bot`` against a public bot (or a built-in player): ``games_count`` games,
-    seats alternated, queued at once, unrated. Counted against ``LEAGUE_CHALLENGE_GAMES``."""
+    seats alternated, queued at once (released before this returns, within the competitions'
+    share), unrated. Counted against ``LEAGUE_CHALLENGE_GAMES_PER_USER``."""
     bot = Bot.objects.get(pk=bot.pk)  # as they are now, not as the caller last read them
     opponent = Bot.objects.get(pk=opponent.pk) if opponent is not None else None
     if bot.owner_id != user.pk:
@@ -265,4 +267,5 @@ def challenge_create(*, user: AbstractBaseUser, bot: Bot, opponent: Bot | None =
                           challenger_seat=0 if series_game(pairing, i).first == 1 else 1,
                           seed_index=series_game(pairing, i).seed_index)
             for i in range(games_count)])
+    release()  # not on the next beat: someone is waiting for these games
     return challenge

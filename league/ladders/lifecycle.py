@@ -17,7 +17,7 @@ it runs between every two matches on a worker's critical path.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import connection
@@ -55,10 +55,10 @@ the tasks (which import everything else)."""
 
 COMPETITION_KINDS = (MatchKind.TOURNAMENT, MatchKind.CHALLENGE)
 """Matches that belong to a competition: never rated, not counted in a ladder's queue."""
-_LISTENERS: list[Callable[[int], None]] = []
-"""Called with the id of a competition's match that has ended (its result committed), in the
-worker that wrote it: competitions sit above ladders, so they register here
-(``CompetitionsConfig.ready``) instead of being imported."""
+COMPETITION_ENDED_TASK = "league.competitions.tasks.match_ended_task"
+"""The competitions' task that moves a competition on once one of its matches has ended: named,
+not imported, as competitions sit above ladders. It runs on the ticks' queue (settings'
+``CELERY_TASK_ROUTES``)."""
 
 
 def match_move(matches: QuerySet[Match], to: MatchStatus, **fields: Any) -> int:
@@ -81,24 +81,20 @@ def claim_row(*, match_id: int, worker: str, token: str) -> tuple[Any, ...] | No
         return cursor.fetchone()
 
 
-def listen_for_competition_ends(listener: Callable[[int], None]) -> None:
-    if listener not in _LISTENERS:
-        _LISTENERS.append(listener)
-
-
 def ring_competition(*, match_id: int, kind: str) -> None:
-    """After a competition's match has ended (its result committed), tell its competition
-    at once, so a round's last game pairs the next round without waiting for the beat. It
-    runs in the worker's result-writing thread, beside the next match, not in its slot. A
-    listener that fails is logged: the beat's tick does the same work a moment later."""
+    """After a competition's match has ended (its result committed), ring its competition's
+    bell: a message to the ticks' worker, which moves it on at once (a round's last game pairs
+    the next round, and the next games are released) without waiting for the beat. Not here:
+    this runs in a match worker's writing thread, whose process plays the next match, and
+    pairing a round there slowed that match (docs/benchmarks.md, "Tournaments: overhead"). A
+    message lost or not sent is only a delay: the beat's tick does the same work."""
     if kind not in COMPETITION_KINDS:
         return
-    for listener in _LISTENERS:
-        try:
-            listener(match_id)
-        except Exception:
-            log.exception("match %s: its competition could not move on; the beat will",
-                          match_id, extra=match_fields(match_id))
+    try:
+        celery_app.send_task(COMPETITION_ENDED_TASK, (match_id,))
+    except Exception:
+        log.exception("match %s: its competition's bell could not be rung; the beat will "
+                      "move it on", match_id, extra=match_fields(match_id))
 
 
 def match_enqueue(*, match_ids: Iterable[int]) -> None:

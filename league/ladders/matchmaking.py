@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Iterable
 from datetime import timedelta
 
 from django.conf import settings
@@ -16,7 +17,7 @@ from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from league.bots.models import BotVersion
+from league.bots.models import Bot, BotVersion
 from league.ladders.lifecycle import COMPETITION_KINDS, OPEN
 from league.ladders.models import (
     Ladder,
@@ -36,9 +37,29 @@ MET_WINDOW = 200
 
 
 def ladder_target(ladder: Ladder, ladders: int) -> int:
-    """Open matches a ladder may hold: its share of the workers, a pairing at least."""
+    """Open matches a ladder may hold: its share of the workers among the ``ladders`` that
+    have something to play (``playing_ladders``), a pairing at least."""
     share = math.ceil(2 * settings.LEAGUE_WORKER_SLOTS / max(ladders, 1))
     return max(share, 2 if ladder.kind == LadderKind.RATED else 1)
+
+
+def playing_ladders(ladders: Iterable[Ladder]) -> list[Ladder]:
+    """Those of ``ladders`` with something to play: a rated one with two bots that play, a
+    scored one with a version owing a seed. The ladders' part of the workers (as many open
+    matches as twice the slots) is divided among these only: counted, an idle ladder's
+    part would go unused, and the competitions would hold more of the queue than the
+    ladders that play (docs/league.md, "The workers' share"). A few indexed look-ups that
+    stop at the first rows, one per ladder."""
+    playing = []
+    for ladder in ladders:
+        if ladder.kind == LadderKind.RATED:
+            bots = Bot.objects.filter(game=ladder.game, retired=False, disabled=False,
+                                      active_version__isnull=False)
+            if len(bots.order_by().values_list("pk", flat=True)[:2]) == 2:
+                playing.append(ladder)
+        elif least_played(ladder, below=len(ladder.seeds), count=1):
+            playing.append(ladder)
+    return playing
 
 
 def matchmaking_tick(*, rng: random.Random | None = None) -> dict[str, int]:
@@ -52,8 +73,9 @@ def matchmaking_tick(*, rng: random.Random | None = None) -> dict[str, int]:
     ladders = list(Ladder.objects.filter(active=True).order_by("pk").annotate(
         open_now=Coalesce(Subquery(open_now), 0)))
     made = {}
+    sharing = len(playing_ladders(ladders))
     for ladder in ladders:
-        target = ladder_target(ladder, len(ladders))
+        target = ladder_target(ladder, sharing)
         made[ladder.slug] = (ladder_fill(ladder=ladder, target=target, rng=rng)
                              if ladder.open_now < target else 0)
     return made
@@ -64,8 +86,9 @@ def ladder_refill(*, ladder_id: int, rng: random.Random | None = None) -> int:
     ladder = Ladder.objects.filter(pk=ladder_id, active=True).first()
     if ladder is None:
         return 0
+    sharing = len(playing_ladders(Ladder.objects.filter(active=True)))
     return ladder_fill(ladder=ladder, rng=rng or random.Random(),
-                       target=ladder_target(ladder, Ladder.objects.filter(active=True).count()))
+                       target=ladder_target(ladder, sharing))
 
 
 def ladder_fill(*, ladder: Ladder, target: int, rng: random.Random) -> int:

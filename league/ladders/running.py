@@ -115,7 +115,7 @@ def match_run(*, match_id: int, worker: str | None = None,
 
 def _ended(kind: str, outcome: RunOutcome, match_id: int, ladder_id: int) -> RunOutcome:
     """A match's result is committed: its ladder's queue is topped up at once (no slot waits
-    for the next beat), or its competition moves on."""
+    for the next beat), or its competition's bell is rung (it moves on)."""
     if outcome in (RunOutcome.FINISHED, RunOutcome.FAILED):
         if kind in (MatchKind.LADDER, MatchKind.VALIDATION) and settings.LEAGUE_KEEP_BUSY:
             try:

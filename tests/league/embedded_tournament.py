@@ -1,6 +1,8 @@
 """Run by ``test_tournaments_embedded.py`` in a process of its own on the embedded default
-(SQLite, kombu's filesystem broker, no Redis): a real Celery worker plays a small tournament
-and a challenge while this process plays the beat. Prints what happened as JSON."""
+(SQLite, kombu's filesystem broker, no Redis): a real Celery worker (match and ticks queues)
+plays the issue's four tournaments and a challenge at once while this process plays the beat,
+then each is checked as test_tournaments.py checks it on PostgreSQL (``tournament_checks``).
+Prints what happened as JSON."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+import traceback
 
 import django
 
@@ -23,9 +26,8 @@ def main() -> None:
     from django.core.management import call_command
     from django.utils import timezone
 
-    from league.competitions.models import Challenge, Tournament
+    from league.competitions.models import Challenge
     from league.competitions.progress import competitions_tick
-    from league.competitions.selectors import tournament_table
     from league.competitions.services import (
         challenge_create,
         entry_register,
@@ -34,42 +36,72 @@ def main() -> None:
     from league.ladders.models import Match
     from tests.league import bots
     from tests.league.pages import active
+    from tests.league.tournament_checks import (
+        check_double_elimination,
+        check_round_robin,
+        check_scored,
+        check_swiss,
+    )
 
     call_command("migrate", verbosity=0)
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "league", "worker", "-l", "warning", "-c", "2",
-         "--without-mingle", "--without-gossip"], env=os.environ.copy(),
+         "-Q", "celery,ticks", "--without-mingle", "--without-gossip"], env=os.environ.copy(),
         start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         alice = User.objects.create_user("alice")
-        versions = [active(alice, f"e{i}", source=(bots.RANDOM, bots.FIRST)[i % 2])
-                    for i in range(4)]
+        stones = [active(alice, f"s{i}", source=(bots.RANDOM, bots.FIRST)[i % 2])
+                  for i in range(8)]
+        sliders = [active(alice, f"g{i}", game="g2048", source=(bots.RANDOM, bots.FIRST)[i % 2])
+                   for i in range(3)]
         now = timezone.now()
-        t = tournament_create(user=alice, name="embedded", game="stones",
-                              format="round_robin", games_per_series=2, field_limit=4,
-                              registration_closes=now + dt.timedelta(seconds=1),
-                              starts_at=now + dt.timedelta(seconds=1))
-        for v in versions:
-            entry_register(tournament=t, bot=v.bot, user=alice)
-        challenge = challenge_create(user=alice, bot=versions[0].bot, builtin="random",
+
+        def make(fmt: str, field: list, game: str = "stones", **options: object):
+            options.setdefault("games_per_series", 1)
+            t = tournament_create(user=alice, name=f"embedded {fmt}", game=game, format=fmt,
+                                  field_limit=len(field),
+                                  registration_closes=now + dt.timedelta(seconds=1),
+                                  starts_at=now + dt.timedelta(seconds=1), **options)
+            for v in field:
+                entry_register(tournament=t, bot=v.bot, user=alice)
+            return t
+
+        made = {
+            "swiss": (make("swiss", stones, rounds=3), lambda t: check_swiss(t, rounds=3)),
+            "double_elimination": (make("double_elimination", stones[:6]),
+                                   check_double_elimination),
+            "round_robin": (make("round_robin", stones[:5]), lambda t: check_round_robin(t, 5)),
+            "scored": (make("scored", sliders, game="g2048", games_per_series=2),
+                       lambda t: check_scored(t, entries=3, runs=2)),
+        }
+        challenge = challenge_create(user=alice, bot=stones[0].bot, builtin="random",
                                      games_count=3)
-        deadline = time.monotonic() + 240
+        deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
             competitions_tick()
-            t.refresh_from_db()
+            for t, _ in made.values():
+                t.refresh_from_db()
             challenge.refresh_from_db()
-            if t.state == "finished" and challenge.state == "finished":
+            if all(t.state == "finished" for t, _ in made.values()) \
+                    and challenge.state == "finished":
                 break
             time.sleep(0.5)
-        table = [(row.entry.bot.name, row.points) for row in tournament_table(t)]
+        checked = {}
+        for fmt, (t, check) in made.items():
+            try:
+                assert t.state == "finished", (t.state, t.note)
+                check(t)
+                checked[fmt] = "ok"
+            except AssertionError:
+                checked[fmt] = traceback.format_exc(limit=3)
         print(json.dumps({
             "engine": settings.DATABASES["default"]["ENGINE"],
-            "tournament": Tournament.objects.get(pk=t.pk).state,
+            "checked": checked,
             "challenge": Challenge.objects.get(pk=challenge.pk).state,
+            "challenge_games": sorted(Match.objects.filter(challenge_game__challenge=challenge)
+                                      .values_list("status", flat=True)),
             "statuses": sorted(set(Match.objects.filter(kind__in=["tournament", "challenge"])
-                                   .values_list("status", flat=True))),
-            "games": Match.objects.filter(kind="tournament").count(),
-            "table": table}))
+                                   .values_list("status", flat=True)))}))
     finally:
         os.killpg(worker.pid, signal.SIGTERM)
         try:

@@ -40,7 +40,7 @@ from tests.league.competition_world import (
     play_to_the_end,
     start_now,
 )
-from tests.league.test_tournaments import series_points
+from tests.league.tournament_checks import series_points
 
 HOUR = dt.timedelta(hours=1)
 
@@ -402,7 +402,8 @@ def test_a_tournament_played_to_its_end_reads_back_as_its_matches_say(
         assert page["bracket"] is None
 
 
-def test_games_a_disabled_bot_never_played_read_as_lost_not_waiting(world: World) -> None:
+def test_games_a_disabled_bot_never_played_read_as_lost_not_waiting(world: World,
+                                                                     settings: object) -> None:
     t = make_tournament(world.alice, "round_robin", games_per_series=1, field_limit=4)
     versions = bot_field([world.alice, world.bob], 4)
     enter(t, versions)
@@ -422,7 +423,11 @@ def test_games_a_disabled_bot_never_played_read_as_lost_not_waiting(world: World
     row = next(r for r in page["table"] if r["entry"]["id"] == gone)
     assert (row["losses"], row["points"]) == (3, 0)
 
+    # the competitions' share taken by another challenge: this one's games wait unreleased
+    settings.LEAGUE_COMPETITION_OPEN = 1
+    challenge(world, opponent=versions[2].bot_id, games=1)
     made = challenge(world, opponent=versions[1].bot_id, games=2).json()
+    assert [g["match"] for g in made["results"]] == [None, None]
     bot_disable(bot=versions[1].bot, reason="misbehaves")
     from league.competitions.progress import challenge_advance
 
@@ -497,9 +502,10 @@ def test_a_challenge_is_made_and_read_by_anyone(world: World,
             made["opponent_owner"], made["opponent_version"], made["builtin"]) == (
         "alice", "alices-bot", 1, "bobs-bot", "bob", 1, None)
     assert made["games"] == 3 and made["state"] == "playing" and made["game"] == "stones"
-    assert [(g["index"], g["challenger_seat"], g["match"], g["result"])
-            for g in made["results"]] == [(0, 0, None, "waiting"), (1, 1, None, "waiting"),
-                                          (2, 0, None, "waiting")]
+    # queued at once: each game has its match when the answer comes
+    assert [(g["index"], g["challenger_seat"], g["result"]) for g in made["results"]] == [
+        (0, 0, "queued"), (1, 1, "queued"), (2, 0, "queued")]
+    assert all(Match.objects.get(pk=g["match"]).status == "queued" for g in made["results"])
     assert (made["won"], made["lost"], made["drawn"]) == (0, 0, 0)
     builtin = challenge(world, builtin="random", games=1).json()
     assert builtin["opponent"] is None and builtin["builtin"] == "random"

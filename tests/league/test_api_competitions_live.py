@@ -21,7 +21,7 @@ from tests.league import bots
 from tests.league.competition_world import bot_field
 from tests.league.conftest import Worker, wait_for
 from tests.league.pages import active
-from tests.league.test_tournaments import check_common, series_points
+from tests.league.tournament_checks import check_common, series_points
 
 pytestmark = pytest.mark.slow
 

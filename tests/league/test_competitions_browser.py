@@ -114,6 +114,7 @@ def beat(every: float = 0.3) -> Iterator[list[BaseException]]:
 class Gallery:
     finished_swiss: Tournament
     double: Tournament
+    single: Tournament
     running: Tournament
     upcoming: Tournament
     scored: Tournament
@@ -133,6 +134,9 @@ def gallery(people: People) -> Gallery:
     double = play_rounds(start(open_tournament(people.sam, alice + bob,
                                                "double_elimination", name="Double trouble",
                                                official=True, games_per_series=1)))
+    single = play_rounds(start(open_tournament(people.sam, alice + bob[:2],
+                                               "single_elimination", name="Knock-out",
+                                               third_place=True, games_per_series=2)))
     upcoming = open_tournament(people.alice, alice[:2] + bob[:1], "single_elimination",
                                name="Coming soon", third_place=True,
                                description=f"Friendly knock-out. {EVIL}")
@@ -149,8 +153,8 @@ def gallery(people: People) -> Gallery:
     # last: its open games hold the competitions' share of the workers
     running = play_rounds(start(open_tournament(people.bob, alice + bob, "round_robin",
                                                 name="Round and round")), rounds=2)
-    assert [swiss.state, double.state, scored.state] == ["finished"] * 3
-    return Gallery(swiss, double, running, upcoming, scored, made, alice[0].bot_id,
+    assert [swiss.state, double.state, single.state, scored.state] == ["finished"] * 4
+    return Gallery(swiss, double, single, running, upcoming, scored, made, alice[0].bot_id,
                    mine.bot_id)
 
 
@@ -184,6 +188,13 @@ def test_every_competition_page_at_desktop_and_phone_widths(
     assert page.locator("#bracket .side.won").count() > 5
     at_both_widths(page, "double-elimination", "#standings table", ("#", "bot", "won"))
 
+    page.goto(f"{url}/tournaments/{gallery.single.pk}/")
+    page.wait_for_selector("#bracket")
+    assert "Third place" in page.inner_text("#bracket")
+    assert "bye" in page.inner_text("#bracket")  # six entries in eight places
+    at_both_widths(page, "single-elimination", "#standings table", ("#", "bot", "won"))
+    readable_bracket(page)
+
     page.goto(f"{url}/tournaments/{gallery.running.pk}/")
     page.wait_for_selector("#rounds")
     assert "Round 3 of 7" in page.inner_text("#state")
@@ -212,10 +223,35 @@ def test_every_competition_page_at_desktop_and_phone_widths(
     assert "Autumn Swiss" in page.inner_text("#bot-tournaments")
     assert page.locator("#bot-challenges tbody tr").count() == 1
     at_both_widths(page, "bot", "#bot-tournaments table", ("tournament", "place"))
+    # in its half-width card the table fits: names wrap rather than the start being cut off
+    assert page.eval_on_selector("#bot-tournaments .scroll",
+                                 "s => s.scrollWidth <= s.clientWidth"), "the table scrolls"
 
     page.goto(f"{url}/ladders/stones/")
     page.wait_for_selector("#challenge form")
     at_both_widths(page, "ladder")
+
+    # the forms refused (400): the browser logs each answer; nothing else may be logged
+    seen_before = len(problems)
+    page.goto(f"{url}/bots/{gallery.bot_id}/")
+    page.fill("#challenge input[name=games]", "11")
+    page.eval_on_selector("#challenge input[name=games]", "i => i.removeAttribute('max')")
+    page.click("#challenge button[type=submit]")
+    page.wait_for_selector("#challenge .errorlist")
+    assert "less than or equal to 10" in page.inner_text("#challenge")
+    at_both_widths(page, "challenge-form-errors")
+
+    page.goto(f"{url}/tournaments/new/")
+    page.fill("#id_name", "Spring cup")
+    page.fill("#id_registration_closes", utc_input(3 * 3600))
+    page.fill("#id_starts_at", utc_input(3600))
+    page.click("#new-tournament button[type=submit]")
+    page.wait_for_selector("#new-tournament .errorlist")
+    assert "put the three times in that order" in page.inner_text("#new-tournament")
+    at_both_widths(page, "new-errors")
+    refused = problems[seen_before:]
+    assert len(refused) == 2 and all("status of 400" in p for p in refused), refused
+    del problems[seen_before:]
 
     page.goto(f"{url}/tournaments/new/")
     page.select_option("#id_game", "g2048")
@@ -229,6 +265,19 @@ def test_every_competition_page_at_desktop_and_phone_widths(
     assert dialogs == [], dialogs
     assert problems == [], problems
     page.close()
+
+
+def readable_bracket(page: Any) -> None:
+    """At a phone's width each node of the bracket fits the screen, its names unclipped."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    clipped = page.eval_on_selector_all("#bracket .node", """nodes => nodes.filter(n => {
+        const box = n.getBoundingClientRect();
+        return box.left < 0 || box.right > window.innerWidth
+            || Array.from(n.querySelectorAll(".name"))
+                .some(name => name.scrollWidth > name.clientWidth + 1);
+    }).map(n => n.id)""")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert clipped == [], f"bracket nodes cut off at 390 px: {clipped}"
 
 
 # -- played by real workers, followed live -----------------------------------------------------

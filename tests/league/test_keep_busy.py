@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 from django.contrib.auth.models import User
 
-from league.ladders.matchmaking import ladder_fill, ladder_target
+from league.ladders.matchmaking import ladder_fill, ladder_target, playing_ladders
 from league.ladders.models import Ladder, Match, MatchKind
 from tests.league import bots
 from tests.league.conftest import Worker, wait_for
@@ -30,7 +30,7 @@ def test_matches_keep_coming_without_a_beat(ladders: dict[str, Ladder], alice: U
     for i in range(3):
         active(alice, f"busy{i}", source=bots.RANDOM)
     ladder = ladders["stones"]
-    target = ladder_target(ladder, Ladder.objects.filter(active=True).count())
+    target = ladder_target(ladder, len(playing_ladders(Ladder.objects.all())))
     assert ladder_fill(ladder=ladder, target=target, rng=random.Random(1)) > 0  # one beat
     wait_for(lambda: ladder_matches() >= 4 * target, 60,
              "matches to keep coming with no beat", worker.text)

@@ -460,3 +460,41 @@ def test_a_finished_challenge_shows_its_tally_and_games(client: Client, world: d
     assert "replay" in shown
     assert f"part of challenge {c.pk}, game 1" in text(
         client.get(f"/matches/{c.rows.get(index=0).match_id}/"))
+
+
+# -- the admin -------------------------------------------------------------------------------
+
+def test_staff_find_and_cancel_competitions_in_the_admin(people: People, world: dict) -> None:
+    from django.contrib.auth.models import User
+
+    root = Client()
+    root.force_login(User.objects.create_superuser("root", password="pw"))
+    t, series = world["upcoming"], world["finished"].series.first()
+    pages = {"/admin/competitions/tournament/": "Upcoming",
+             "/admin/competitions/tournament/?state__exact=finished": "Old Swiss",
+             f"/admin/competitions/tournament/{t.pk}/change/": "bot0",  # its entries inline
+             "/admin/competitions/series/": series.key,
+             f"/admin/competitions/series/{series.pk}/change/": f"Old Swiss: round 1, {series.key}",
+             "/admin/competitions/challenge/": "b0",
+             f"/admin/competitions/challenge/{world['challenge'].pk}/change/": "b0"}
+    for url, shown in pages.items():
+        response = root.get(url)
+        assert response.status_code == 200 and shown in text(response), url
+    # series and challenges are the formats' and workers' rows: read, never edited by hand
+    change = root.post(f"/admin/competitions/series/{series.pk}/change/", {"key": "X"})
+    assert change.status_code == 403
+    assert root.get("/admin/competitions/challenge/add/").status_code == 403
+    response = root.post("/admin/competitions/tournament/",
+                         {"action": "cancel", "_selected_action": [t.pk]})
+    assert response.status_code == 302
+    t.refresh_from_db()
+    assert t.state == "cancelled" and t.note == "cancelled by staff"
+    # a tournament already over is left as it was, with the reason
+    said = text(root.post("/admin/competitions/tournament/",
+                          {"action": "cancel", "_selected_action": [world["finished"].pk]},
+                          follow=True))
+    assert "Old Swiss is finished already" in said
+    assert Tournament.objects.get(pk=world["finished"].pk).state == "finished"
+    for role in ("anonymous", "owner", "other"):
+        assert client_for(role, people).get("/admin/competitions/tournament/")[
+            "Location"].startswith("/admin/login/"), role

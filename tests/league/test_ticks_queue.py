@@ -1,5 +1,6 @@
 """The beat's ticks run on a queue and a worker of their own: matches keep flowing at their
-rate while a tick takes its time, and the ticks are routed there by name."""
+rate while a tick takes its time, and the ticks (and the competitions' bell) are routed there
+by name."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 
 from league.celery import app
+from league.ladders.lifecycle import COMPETITION_ENDED_TASK
 from league.ladders.models import Ladder, Match, MatchKind, Participant
 from league.ladders.tasks import run_match_task
 from tests.league.conftest import Worker, wait_for
@@ -20,7 +22,7 @@ pytestmark = pytest.mark.slow
 
 def test_ticks_are_routed_to_their_own_queue() -> None:
     for name in ("league.ladders.tasks.matchmaking_tick", "league.ladders.tasks.reaper_tick",
-                 "league.competitions.tasks.competitions_tick"):
+                 "league.competitions.tasks.competitions_tick", COMPETITION_ENDED_TASK):
         assert app.amqp.router.route({}, name)["queue"].name == settings.LEAGUE_TICK_QUEUE
     assert app.amqp.router.route({}, "league.ladders.tasks.run_match_task")["queue"].name \
         == settings.LEAGUE_MATCH_QUEUE

@@ -1,13 +1,13 @@
 """Tournaments and challenges through real Celery workers on PostgreSQL and Redis: each format
-run to its end, its table checked against a tally of the games' own results; a challenge of
-three games. The test process plays the beat (``competitions_tick``); the workers ring the
-competitions' bell as each game ends."""
+run to its end, its table checked against a tally of the games' own results
+(``tournament_checks``); a challenge of three games. The test process plays the beat
+(``competitions_tick``), except for the round robin, whose rounds only the bell pairs: each
+ended game rings it, and the workers (match and ticks queues) answer it. The embedded
+default's run of the same is test_tournaments_embedded.py."""
 
 from __future__ import annotations
 
 import datetime as dt
-import itertools
-from collections import Counter, defaultdict
 
 import pytest
 from django.contrib.auth.models import User
@@ -25,10 +25,16 @@ from league.competitions.models import (
 from league.competitions.progress import competitions_tick
 from league.competitions.selectors import tournament_table
 from league.competitions.services import challenge_create, entry_register, tournament_create
-from league.ladders.models import Ladder, Match, MatchKind, Standing
+from league.ladders.models import Ladder, Match, Standing
 from tests.league import bots
 from tests.league.conftest import Worker, wait_for
 from tests.league.pages import active
+from tests.league.tournament_checks import (
+    check_double_elimination,
+    check_round_robin,
+    check_scored,
+    check_swiss,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -42,7 +48,9 @@ def field(game: str, n: int, owner: User) -> list[BotVersion]:
 
 
 def run_tournament(worker: Worker, owner: User, game: str, fmt: str, n: int,
-                   timeout: float = 240, **options: object) -> Tournament:
+                   timeout: float = 240, beat: bool = True, **options: object) -> Tournament:
+    """Made, entered, started by a tick and played to its end; ``beat=False``: no tick after
+    the start, the bell alone moves it on."""
     versions = field(game, n, owner)
     now = timezone.now()
     t = tournament_create(user=owner, name=f"{fmt} test", game=game, format=fmt,
@@ -51,127 +59,45 @@ def run_tournament(worker: Worker, owner: User, game: str, fmt: str, n: int,
     for v in versions:
         entry_register(tournament=t, bot=v.bot, user=owner)
 
+    def started() -> bool:
+        competitions_tick()
+        t.refresh_from_db()
+        return t.state != TournamentState.REGISTRATION
+
     def over() -> bool:
-        competitions_tick()  # the beat
+        if beat:
+            competitions_tick()
         t.refresh_from_db()
         return t.state in (TournamentState.FINISHED, TournamentState.CANCELLED)
 
+    wait_for(started, 30, f"the {fmt} tournament to start")
     wait_for(over, timeout, f"the {fmt} tournament to finish", worker.text)
     assert t.state == TournamentState.FINISHED, t.note
     return t
 
 
-def winners_by_series(t: Tournament) -> dict[str, list[int | None]]:
-    """Each series' game winners (entry ids; None a draw), read from the matches alone."""
-    out: dict[str, list[int | None]] = defaultdict(list)
-    for g in (SeriesGame.objects.filter(series__tournament=t).select_related("series", "match")
-              .order_by("series__round", "series__position", "index")):
-        assert g.match is not None and g.match.status == "finished", (g.series.key, g.index)
-        outcomes = dict(g.match.participants.values_list("seat", "outcome"))
-        out[g.series.key].append(g.first_id if outcomes[0] == "win" else
-                                 g.second_id if outcomes[1] == "win" else None)
-    return out
-
-
-def series_points(t: Tournament) -> Counter[int]:
-    """1 a series won (a bye too), 1/2 drawn: tallied from the games, not the format."""
-    points: Counter[int] = Counter()
-    games = winners_by_series(t)
-    for s in Series.objects.filter(tournament=t):
-        if s.kind == "bye":
-            points[s.first_id] += 1
-            continue
-        won = Counter(w for w in games[s.key] if w is not None)
-        a, b = won[s.first_id], won[s.second_id]
-        if a == b:
-            points[s.first_id] += 0.5
-            points[s.second_id] += 0.5
-        else:
-            points[s.first_id if a > b else s.second_id] += 1
-    return points
-
-
-def check_common(t: Tournament) -> None:
-    matches = Match.objects.filter(series_game__series__tournament=t)
-    assert set(matches.values_list("kind", flat=True)) == {MatchKind.TOURNAMENT}
-    assert set(matches.values_list("status", flat=True)) == {"finished"}
-    # played exactly once each: one match per game
-    assert matches.count() == SeriesGame.objects.filter(series__tournament=t).count()
-    # a tournament's games move no ladder rating
-    assert not matches.filter(participants__mu_after__isnull=False).exists()
-    # seats alternate; each seat-swapped pair shares a seed
-    for s in Series.objects.filter(tournament=t, kind="series"):
-        games = list(SeriesGame.objects.filter(series=s).select_related("match")
-                     .order_by("index"))
-        for a, b in itertools.pairwise(games[:s.games]):
-            assert (a.first_id, a.second_id) == (b.second_id, b.first_id)
-        for i in range(0, s.games - 1, 2):
-            assert games[i].match.seed == games[i + 1].match.seed
-
-
 def test_an_eight_entry_swiss_of_three_rounds(worker: Worker, ladders: dict[str, Ladder],
                                               alice: User) -> None:
-    t = run_tournament(worker, alice, "stones", "swiss", 8, rounds=3)
-    check_common(t)
-    series = Series.objects.filter(tournament=t)
-    assert sorted(set(series.values_list("round", flat=True))) == [1, 2, 3]
-    pairs = [frozenset((s.first_id, s.second_id)) for s in series if s.second_id]
-    assert len(pairs) == len(set(pairs)), "a rematch"
-    table = tournament_table(t)
-    points = series_points(t)
-    assert {row.entry.pk: row.points for row in table} == dict(points)
-    assert [row.points for row in table] == sorted((row.points for row in table),
-                                                    reverse=True)
-    assert all(row.played + row.byes == 3 for row in table)
+    check_swiss(run_tournament(worker, alice, "stones", "swiss", 8, rounds=3), rounds=3)
 
 
 def test_a_six_entry_double_elimination(worker: Worker, ladders: dict[str, Ladder],
                                         alice: User) -> None:
-    t = run_tournament(worker, alice, "stones", "double_elimination", 6, games_per_series=1)
-    check_common(t)
-    table = tournament_table(t)
-    losses = Counter()
-    for key, winners in winners_by_series(t).items():
-        s = Series.objects.get(tournament=t, key=key)
-        decided = [w for w in winners if w is not None]
-        loser = s.second_id if (decided[-1] if decided else s.first_id) == s.first_id \
-            else s.first_id
-        losses[loser] += 1
-    champion = table[0].entry.pk
-    assert table[0].rank == 1
-    # everyone but the champion lost twice; the champion at most once (or twice after a reset)
-    assert all(losses[row.entry.pk] == 2 for row in table if row.entry.pk != champion)
-    assert losses[champion] <= 1 or Series.objects.filter(tournament=t, key="GF2").exists()
+    check_double_elimination(run_tournament(worker, alice, "stones", "double_elimination", 6,
+                                            games_per_series=1))
 
 
-def test_a_five_entry_round_robin(worker: Worker, ladders: dict[str, Ladder],
-                                  alice: User) -> None:
-    t = run_tournament(worker, alice, "stones", "round_robin", 5)
-    check_common(t)
-    pairs = Counter(frozenset((s.first_id, s.second_id))
-                    for s in Series.objects.filter(tournament=t, kind="series"))
-    assert len(pairs) == 10 and set(pairs.values()) == {1}
-    table = tournament_table(t)
-    assert {row.entry.pk: row.points for row in table} == dict(series_points(t))
+def test_a_five_entry_round_robin_moved_on_by_the_bell_alone(
+        worker: Worker, ladders: dict[str, Ladder], alice: User) -> None:
+    t = run_tournament(worker, alice, "stones", "round_robin", 5, beat=False)
+    check_round_robin(t, 5)
+    assert Series.objects.filter(tournament=t).values("round").distinct().count() == 5
 
 
 def test_a_scored_2048_tournament(worker: Worker, ladders: dict[str, Ladder],
                                   alice: User) -> None:
     t = run_tournament(worker, alice, "g2048", "scored", 3, games_per_series=3)
-    matches = Match.objects.filter(series_game__series__tournament=t)
-    assert matches.count() == 9
-    # every entry played the same seeds
-    seeds = defaultdict(set)
-    for g in SeriesGame.objects.filter(series__tournament=t).select_related("match"):
-        seeds[g.first_id].add(g.match.seed)
-    assert len({frozenset(s) for s in seeds.values()}) == 1
-    table = tournament_table(t)
-    means = {row.entry.pk: row.points for row in table}
-    for entry_id in seeds:
-        scores = [m.participants.get().score for m in matches.filter(
-            series_game__first_id=entry_id)]
-        assert means[entry_id] == pytest.approx(sum(scores) / len(scores))
-    assert [row.points for row in table] == sorted(means.values(), reverse=True)
+    check_scored(t, entries=3, runs=3)
     assert not Standing.objects.filter(games__gt=0, version__bot__name__startswith="tg20"
                                        ).exclude(games=1).exists(), "no ladder score added"
 

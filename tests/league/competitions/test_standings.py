@@ -11,7 +11,7 @@ from collections import defaultdict
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.competitions.formats import Entry, Options, Pairing, PairingKind, Round
+from league.competitions.formats import Entry, Options, Pairing, PairingKind, Round, swiss
 from league.competitions.formats import round_robin as rr
 from league.competitions.formats.series import finished_results
 from league.competitions.formats.standings import ROUND_ROBIN_ORDER, SWISS_ORDER, standings
@@ -46,7 +46,28 @@ def test_tie_breaks_are_the_published_sums(n: int, seed: int, games: int) -> Non
     rng = random.Random(seed)
     entries, options = field(n, rng), Options(games=games)
     rounds, winners = play(lambda r, w: rr.next_round(entries, options, r, w), coin(0.3), rng)
-    # Recount from the raw results, independently of ``standings``.
+    assert_published(entries, rounds, winners, games)
+
+
+@settings(max_examples=100, deadline=None)
+@given(n=st.integers(2, 64), seed=st.integers(0, 2**32), games=st.integers(1, 3),
+       data=st.data())
+def test_swiss_tie_breaks_are_the_published_sums_up_to_64_entries(
+        n: int, seed: int, games: int, data: st.DataObject) -> None:
+    # a round robin of 64 is 63 rounds; a Swiss gets there in a few, byes and all
+    rounds_ = data.draw(st.integers(1, min(swiss.max_rounds(n), 7)), label="rounds")
+    rng = random.Random(seed)
+    entries, options = field(n, rng), Options(games=games, rounds=rounds_)
+    rounds, winners = play(lambda r, w: swiss.next_round(entries, options, r, w), coin(0.3),
+                           rng)
+    assert len(rounds) == rounds_
+    assert_published(entries, rounds, winners, games)
+
+
+def assert_published(entries: list[Entry], rounds: list[Round], winners: dict,
+                     games: int) -> None:
+    """The table's points and tie-breaks against a recount from the raw results,
+    independently of ``standings``, and its order against the published one."""
     points: dict[int, float] = defaultdict(float)
     games_won: dict[int, float] = defaultdict(float)
     opponents: dict[int, list[tuple[int, str]]] = defaultdict(list)
