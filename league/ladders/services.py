@@ -135,6 +135,12 @@ def match_rerun(*, match: Match) -> Match:
             heartbeat_at=None, started_at=None, finished_at=None)
         if updated:
             transaction.on_commit(lambda: match_enqueue(match_ids=[match.pk]))
+            if match.kind == MatchKind.LADDER:
+                # a board kept by matchmaking watches the matches it saw open or made; this
+                # one it may not see open, so its versions' standings say to read them again
+                Standing.objects.filter(
+                    ladder_id=match.ladder_id, version__participations__match=match,
+                ).update(updated_at=timezone.now())
     match.refresh_from_db()
     return match
 
