@@ -29,7 +29,7 @@ from __future__ import annotations
 import bisect
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -37,9 +37,8 @@ from django.db import connection, transaction
 
 from league.ladders.lifecycle import COMPETITION_KINDS, OPEN, QUEUED, RUNNING
 from league.ladders.models import Ladder, LadderKind, MatchKind
-from league.ladders.pairing import pair_key
+from league.ladders.pairing import Entry, pair_key
 from league.ladders.ratings import RECENT_HALF_LIFE, Skill
-from league.ladders.selectors import BOARD_ORDER
 
 MET_WINDOW = 200
 """How many of a ladder's latest matches count as recent meetings."""
@@ -56,16 +55,18 @@ PLAYERS_SQL = """
 SELECT s.version_id, s.id, s.mu, s.sigma, s.games, s.recent, {epoch} FROM bots_bot b
 JOIN ladders_standing s ON s.ladder_id = %(ladder)s AND s.version_id = b.active_version_id
 WHERE b.game = %(game)s AND NOT b.retired AND NOT b.disabled {only}
-ORDER BY {order}
 """
-"""Every playing version's standing (the board's rows, without what only a page shows), in
-board order. From the game's bots (an index), not the ladder's standings, which keep every
-version that ever played. ``only``: the few a fill reads again."""
+"""Every playing version's standing (the board's rows, without what only a page shows). From
+the game's bots (an index), not the ladder's standings, which keep every version that ever
+played. ``only``: the few a fill reads again."""
+ONLY = "AND s.version_id IN ({versions})"
 CHANGED = "AND (s.version_id IN ({versions}) OR s.updated_at > %(since)s)"
 MEMBERS_SQL = """
-SELECT active_version_id FROM bots_bot
+SELECT active_version_id, NULL, NULL, NULL, NULL, NULL, NULL FROM bots_bot
 WHERE game = %(game)s AND NOT retired AND NOT disabled AND active_version_id IS NOT NULL
 """
+"""The board's members, as rows shaped like a player's (no standing: ``s.id`` is NULL), so
+that one statement reads them with the players that changed."""
 SEATS_SQL = """
 SELECT m.id, m.kind, m.status, p.version_id FROM ladders_match m
 JOIN ladders_participant p ON p.match_id = m.id
@@ -148,6 +149,23 @@ class Board:
     def ranked(self) -> list[Player]:
         return [self.players[version] for _, _, version in self.order]
 
+    def entries(self, playing: Mapping[int, int], now: float) -> list[Entry]:
+        """The board as pairing sees it (``pairing.Entry``), in board order: each player's
+        recent count decayed to ``now`` (``Player.recent_now``, inlined: this runs over the
+        whole board on every fill) and its open matches (``playing``) counted in."""
+        players, busy, half_life = self.players, playing.get, RECENT_HALF_LIFE
+        entries = []
+        for _, _, version in self.order:
+            p = players[version]
+            recent, at, open_now = p.recent, p.recent_at, busy(version, 0)
+            if at is None or recent == 0.0:
+                recent = 0.0
+            else:
+                recent *= 0.5 ** (max(0.0, now - at) / half_life)
+            entries.append(Entry(version, p.skill, round(recent) + open_now,
+                                 (p.games + open_now) // 2))
+        return entries
+
     def recent_meetings(self) -> dict[frozenset[int], int]:
         met: dict[frozenset[int], int] = {}
         for _, pair in self.met:
@@ -193,13 +211,17 @@ def board_fresh(ladder: Ladder) -> Board:
     return _load(ladder, seats_read(ladder))
 
 
-def _players(ladder: Ladder, only: str = "", **params: object) -> list[Player]:
-    sql = PLAYERS_SQL.format(epoch=EPOCH[connection.vendor], only=only,
-                             order=BOARD_ORDER[LadderKind.RATED])
+def _players(ladder: Ladder, only: str = "", members: bool = False,
+             **params: object) -> tuple[list[Player], frozenset[int]]:
+    """The players read, and the board's members if asked (in the same statement)."""
+    sql = PLAYERS_SQL.format(epoch=EPOCH[connection.vendor], only=only)
     with connection.cursor() as cursor:
-        cursor.execute(sql, {"ladder": ladder.pk, "game": ladder.game, **params})
-        return [Player(version, standing, Skill(mu, sigma), games, recent, at)
-                for version, standing, mu, sigma, games, recent, at in cursor.fetchall()]
+        cursor.execute(f"{sql} UNION ALL {MEMBERS_SQL}" if members else sql,
+                       {"ladder": ladder.pk, "game": ladder.game, **params})
+        rows = cursor.fetchall()
+    return ([Player(version, standing, Skill(mu, sigma), games, recent, at)
+             for version, standing, mu, sigma, games, recent, at in rows if standing is not None],
+            frozenset(version for version, standing, *_ in rows if standing is None))
 
 
 def _watched(seats: Iterable[Seat]) -> dict[int, tuple[int, ...]]:
@@ -225,21 +247,15 @@ def _pairs(rows: Iterable[tuple[int, int | None]]) -> list[tuple[int, frozenset[
 
 def _load(ladder: Ladder, seats: Sequence[Seat]) -> Board:
     read_at = time.time()
-    players = _players(ladder)
+    players, members = _players(ladder, members=True)
     with connection.cursor() as cursor:
         cursor.execute(MET_SQL, {"ladder": ladder.pk, "window": MET_WINDOW, **KINDS})
         met = _pairs(cursor.fetchall())
     return Board(players={p.version: p for p in players},
-                 order=[(*p.place, p.version) for p in players],
-                 members=_members(ladder), watched=_watched(seats),
+                 order=sorted((*p.place, p.version) for p in players),
+                 members=members, watched=_watched(seats),
                  last_match=max((match for match, _ in met), default=0),
                  met=tuple(met), read_at=read_at)
-
-
-def _members(ladder: Ladder) -> frozenset[int]:
-    with connection.cursor() as cursor:
-        cursor.execute(MEMBERS_SQL, {"game": ladder.game})
-        return frozenset(version for (version,) in cursor.fetchall())
 
 
 def _refresh(ladder: Ladder, seats: Sequence[Seat], known: Board) -> Board:
@@ -250,11 +266,15 @@ def _refresh(ladder: Ladder, seats: Sequence[Seat], known: Board) -> Board:
     ended = (known.watched.keys() | {match for match, _ in made}) - open_now.keys()
     touched = {v for match in ended for v in known.watched.get(match, ())}
     touched |= {v for match, v in made if match in ended and v is not None}
-    members = _members(ladder)
-    again = touched | (members - known.players.keys())
-    fresh = _players(ladder, CHANGED.format(versions=",".join(map(str, sorted(again))) or "0"),
-                     since=connection.ops.adapt_datetimefield_value(
-                         datetime.fromtimestamp(known.read_at - STAMP_SLACK, tz=UTC)))
+    # one statement: the board's members, and the players whose standings may have changed
+    fresh, members = _players(
+        ladder, CHANGED.format(versions=",".join(map(str, sorted(touched))) or "0"),
+        members=True, since=connection.ops.adapt_datetimefield_value(
+            datetime.fromtimestamp(known.read_at - STAMP_SLACK, tz=UTC)))
+    joined = members - known.members  # a bot enabled again, a version made active
+    if missing := joined - {p.version for p in fresh}:
+        fresh += _players(ladder, ONLY.format(versions=",".join(map(str, sorted(missing)))))[0]
+    again = touched | joined
     players = dict(known.players)
     order = list(known.order)
     for version in (again | {p.version for p in fresh}) & players.keys():

@@ -28,7 +28,7 @@ from league.ladders.models import (
     MatchStatus,
     Participant,
 )
-from league.ladders.pairing import Entry, choose_pairings, choose_seed_runs
+from league.ladders.pairing import choose_pairings, choose_seed_runs
 from league.ladders.selectors import least_played
 from league.ladders.services import matches_create, new_seed
 
@@ -103,14 +103,9 @@ def _fill_rated(ladder: Ladder, board: Board, pairings: int, playing: Counter[in
     matches), in the few open matches."""
     if len(board.players) < 2:
         return 0
-    now = time.time()
-    entries = [Entry(key=p.version, skill=p.skill,
-                     recent=round(p.recent_now(now)) + playing.get(p.version, 0),
-                     placed=(p.games + playing.get(p.version, 0)) // 2)
-               for p in board.ranked()]
     games = []
-    for a, b in choose_pairings(entries, pairings, rng, Counter(board.recent_meetings()),
-                                ranked=True):
+    for a, b in choose_pairings(board.entries(playing, time.time()), pairings, rng,
+                                Counter(board.recent_meetings()), ranked=True):
         seed, seats = new_seed(), [BotVersion(pk=a), BotVersion(pk=b)]
         games += [(seed, seats), (seed, seats[::-1])]
     return len(matches_create(ladder=ladder, kind=MatchKind.LADDER, games=games))

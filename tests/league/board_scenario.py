@@ -55,6 +55,7 @@ def run(steps: int, seed: int) -> dict[str, Any]:
     from league.ladders.models import Ladder, Match, MatchKind, Standing
     from league.ladders.pairing import Entry, choose_pairings
     from league.ladders.recount import standings_recount
+    from league.ladders.selectors import ladder_board
     from league.ladders.services import bot_disable, bot_retire, match_rerun, version_upload
     from tests.league import bots
     from tests.league.pages import active
@@ -146,6 +147,9 @@ def run(steps: int, seed: int) -> dict[str, Any]:
                 transaction.set_rollback(True)
             differ = same_board(kept, fresh)
             assert not differ, f"step {n} ({what}), process {p}: {differ} differ"
+            # in the order of the board that pages show
+            assert [x.version for x in fresh.ranked()] == [
+                row.version_id for row in ladder_board(ladder)], f"step {n} ({what})"
             entries = [[Entry(key=x.version, skill=x.skill, recent=round(x.recent_now(0)),
                               placed=x.games // 2) for x in board.ranked()]
                        for board in (kept, fresh)]

@@ -67,9 +67,9 @@ def test_a_fill_reads_the_standings_its_matches_changed_not_the_board(
     read: list[int] = []
     players = boards._players
 
-    def counted(*args: object, **kwargs: object) -> list[boards.Player]:
+    def counted(*args: object, **kwargs: object) -> tuple[list[boards.Player], frozenset]:
         rows = players(*args, **kwargs)
-        read.append(len(rows))
+        read.append(len(rows[0]))
         return rows
 
     monkeypatch.setattr(boards, "_players", counted)
