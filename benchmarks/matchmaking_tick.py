@@ -83,16 +83,17 @@ def full_tick(first: int, fresh: bool = False) -> None:
 
 
 def placement(size: int) -> tuple[float, float]:
-    """A newcomer placed on a board of ``size`` bots, given in board order as the league keeps
-    it (``ladders.boards``): wall and CPU seconds."""
+    """A newcomer placed on a board of ``size`` bots, its entries made in board order as the
+    league makes them (``ladders.boards.Board.entries``): wall and CPU seconds."""
     from league.ladders.pairing import Entry, choose_pairings
     from league.ladders.ratings import Skill
 
     rng = random.Random(1)
-    board = [Entry(key=i, skill=Skill(rng.uniform(0, 50), rng.uniform(1, 8)), placed=9)
-             for i in range(size)]
-    board.insert(size // 3, Entry(key="new", skill=Skill(), placed=0))
-    board.sort(key=lambda e: e.skill.ordinal, reverse=True)
+    newcomer = Skill()
+    skills = [newcomer, *(Skill(rng.uniform(0, 50), rng.uniform(1, 8)) for _ in range(size))]
+    skills.sort(key=lambda skill: skill.ordinal, reverse=True)
+    board = [Entry(key=i, skill=skill, placed=0 if skill is newcomer else 9)
+             for i, skill in enumerate(skills)]
     start, start_cpu = time.perf_counter(), time.process_time()
     choose_pairings(board, 1, rng, ranked=True)
     return time.perf_counter() - start, time.process_time() - start_cpu
