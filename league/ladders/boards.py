@@ -35,7 +35,7 @@ from datetime import UTC, datetime
 
 from django.db import connection, transaction
 
-from league.ladders.lifecycle import COMPETITION_KINDS, OPEN, QUEUED, RUNNING
+from league.ladders.lifecycle import COMPETITION_KINDS, OPEN
 from league.ladders.models import Ladder, LadderKind, MatchKind
 from league.ladders.pairing import Entry, pair_key
 from league.ladders.ratings import RECENT_HALF_LIFE, Skill
@@ -71,19 +71,21 @@ SEATS_SQL = """
 SELECT m.id, m.kind, m.status, p.version_id FROM ladders_match m
 JOIN ladders_participant p ON p.match_id = m.id
 WHERE m.ladder_id = %(ladder)s
-  AND ((m.status IN (%(queued)s, %(running)s) AND m.kind NOT IN (%(tournament)s, %(challenge)s))
-       OR (m.kind = %(ladder_kind)s AND m.id > %(after)s))
-"""
+  AND ((m.status IN ({open}) AND m.kind NOT IN ({competitions}))
+       OR (m.kind = '{ladder}' AND m.id > %(after)s))
+""".format(open=", ".join(f"'{status}'" for status in OPEN),
+           competitions=", ".join(f"'{kind}'" for kind in COMPETITION_KINDS),
+           ladder=MatchKind.LADDER)
 """The seats of the ladder's open matches (competitions' aside: they have their own share),
-and of the ladder matches made after ``after``, whatever their status."""
-MET_SQL = """
+and of the ladder matches made after ``after``, whatever their status. The statuses and
+kinds are written into the SQL (constants), as SQLite matches an index's condition only so."""
+MET_SQL = f"""
 SELECT m.id, p.version_id FROM (SELECT id FROM ladders_match
-  WHERE ladder_id = %(ladder)s AND kind = %(ladder_kind)s ORDER BY id DESC LIMIT %(window)s) m
+  WHERE ladder_id = %(ladder)s AND kind = '{MatchKind.LADDER}' ORDER BY id DESC
+  LIMIT %(window)s) m
 LEFT JOIN ladders_participant p ON p.match_id = m.id
 """
 """The seats of the ladder's latest ladder matches (recent meetings), the newest among them."""
-KINDS = {"queued": str(QUEUED), "running": str(RUNNING), "ladder_kind": str(MatchKind.LADDER),
-         **{str(kind): str(kind) for kind in COMPETITION_KINDS}}
 NONE = 2**62
 """An ``after`` that no match id reaches."""
 
@@ -99,7 +101,7 @@ class Seat:
 def seats_read(ladder: Ladder, after: int = NONE) -> list[Seat]:
     """One query: the seats of the ladder's open matches, and of those made after ``after``."""
     with connection.cursor() as cursor:
-        cursor.execute(SEATS_SQL, {"ladder": ladder.pk, "after": after, **KINDS})
+        cursor.execute(SEATS_SQL, {"ladder": ladder.pk, "after": after})
         return [Seat(match, kind, status in OPEN, version)
                 for match, kind, status, version in cursor.fetchall()]
 
@@ -249,7 +251,7 @@ def _load(ladder: Ladder, seats: Sequence[Seat]) -> Board:
     read_at = time.time()
     players, members = _players(ladder, members=True)
     with connection.cursor() as cursor:
-        cursor.execute(MET_SQL, {"ladder": ladder.pk, "window": MET_WINDOW, **KINDS})
+        cursor.execute(MET_SQL, {"ladder": ladder.pk, "window": MET_WINDOW})
         met = _pairs(cursor.fetchall())
     return Board(players={p.version: p for p in players},
                  order=sorted((*p.place, p.version) for p in players),
