@@ -4,7 +4,7 @@ worker slots' busy share measured from the matches' own start and finish times o
 once the demo bots are validated; next to the same league with ladders filled only on the
 beat (``LEAGUE_KEEP_BUSY=false``, how the league ran before: the baseline), in the same run.
 
-    .venv/bin/python -m benchmarks.worker_utilisation [--window 120] [--slots 2]
+    .venv/bin/python -m benchmarks.worker_utilisation [--window 120] [--slots 2] [--port N]
 
 The demo's rated ladders always have pairings to play, so every idle slot-second is the
 league's. Each run also prints, per rated ladder, how many pairs played in the window and the
@@ -61,10 +61,11 @@ def stamp(value: str | None) -> float | None:
     return dt.datetime.fromisoformat(value).replace(tzinfo=dt.UTC).timestamp()
 
 
-def league_run(keep_busy: bool, slots: int, window: float, warmup: float) -> dict:
+def league_run(keep_busy: bool, slots: int, window: float, warmup: float,
+               port: int | None = None) -> dict:
     data = Path(tempfile.mkdtemp(prefix="botleague-busy-"))
     data.chmod(0o755)
-    port = free_port()
+    port = port or free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(BOTLEAGUE_DATA=str(data), LEAGUE_KEEP_BUSY=str(keep_busy).lower(),
                LEAGUE_WORKER_SLOTS=str(slots))
@@ -128,14 +129,16 @@ def main() -> None:
     parser.add_argument("--window", type=float, default=120.0)
     parser.add_argument("--warmup", type=float, default=15.0)
     parser.add_argument("--slots", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--port", type=int, default=0, help="the web server's (any free one)")
     args = parser.parse_args()
     print(f"the demo league, {args.slots} worker slots, a {args.window:g} s window after "
           f"validation; the baseline first ...", flush=True)
-    baseline = league_run(False, args.slots, args.window, args.warmup)
-    ours = league_run(True, args.slots, args.window, args.warmup)
+    baseline = league_run(False, args.slots, args.window, args.warmup, args.port)
+    ours = league_run(True, args.slots, args.window, args.warmup, args.port)
     print("  slots busy (share of slot-seconds)")
     before = report("baseline: filled on the beat only", baseline)
     after = report("filled again as each match ends", ours)
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the end")
     print(f"busy {after:.0%} against the baseline's {before:.0%} "
           f"({after / max(before, 1e-9):.2f}x); target ≥ 90 %: "
           f"{'met' if after >= 0.9 else 'NOT met'}")

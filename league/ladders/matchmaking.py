@@ -7,17 +7,19 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections import Counter
 from collections.abc import Iterable
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from league.bots.models import Bot, BotVersion
+from league.ladders.boards import Board, board_known, board_read, seats_read
 from league.ladders.lifecycle import COMPETITION_KINDS, OPEN
 from league.ladders.models import (
     Ladder,
@@ -27,13 +29,9 @@ from league.ladders.models import (
     MatchStatus,
     Participant,
 )
-from league.ladders.pairing import Entry, choose_pairings, choose_seed_runs, pair_key
-from league.ladders.ratings import Skill
-from league.ladders.selectors import board_players, least_played
+from league.ladders.pairing import choose_pairings, choose_seed_runs
+from league.ladders.selectors import least_played
 from league.ladders.services import matches_create, new_seed
-
-MET_WINDOW = 200
-"""How many of a ladder's latest matches count as recent meetings."""
 
 
 def ladder_target(ladder: Ladder, ladders: int) -> int:
@@ -92,13 +90,20 @@ def ladder_refill(*, ladder_id: int, rng: random.Random | None = None) -> int:
 
 
 def ladder_fill(*, ladder: Ladder, target: int, rng: random.Random) -> int:
+    if ladder.kind == LadderKind.SCORED and not least_played(
+            ladder, below=len(ladder.seeds), count=1):
+        return 0  # no playing version owes a seed: nothing to lock the ladder for
     with transaction.atomic():
-        Ladder.objects.select_for_update().filter(pk=ladder.pk).values_list("pk").first()
-        # one filler at a time; then what the ladder has open, read again under the lock
-        seats = list(Participant.objects.filter(match__ladder=ladder, match__status__in=OPEN)
-                     .exclude(match__kind__in=COMPETITION_KINDS)  # competitions: their share
-                     .values_list("match_id", "match__kind", "version_id"))
-        room = target - len({match_id for match_id, _, _ in seats})
+        if connection.features.has_select_for_update:  # SQLite: the transaction's write lock
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT id FROM ladders_ladder WHERE id = %s FOR UPDATE",
+                               [ladder.pk])
+        # one filler at a time; then what the ladder has open, read again under the lock, and
+        # on a rated ladder the matches made since this process last read its board
+        known = board_known(ladder) if ladder.kind == LadderKind.RATED else None
+        seats = seats_read(ladder, after=known.last_match) if known else seats_read(ladder)
+        open_seats = [seat for seat in seats if seat.open]
+        room = target - len({seat.match for seat in open_seats})
         cap = settings.LEAGUE_MATCHES_PER_MINUTE
         if cap and room > 0:  # a laptop's demo may ask for less than all its cores
             made = Match.objects.filter(created_at__gte=timezone.now() - timedelta(minutes=1),
@@ -107,40 +112,26 @@ def ladder_fill(*, ladder: Ladder, target: int, rng: random.Random) -> int:
         if room <= 0:
             return 0
         if ladder.kind == LadderKind.RATED:
-            playing = Counter(v for _, kind, v in seats if kind == MatchKind.LADDER)
-            return _fill_rated(ladder, math.ceil(room / 2), playing, rng)
-        return _fill_scored(ladder, room, Counter(v for _, _, v in seats))
+            playing = Counter(s.version for s in open_seats if s.kind == MatchKind.LADDER)
+            board = board_read(ladder, seats, known)
+            return _fill_rated(ladder, board, math.ceil(room / 2), playing, rng)
+        return _fill_scored(ladder, room, Counter(s.version for s in open_seats))
 
 
-def _fill_rated(ladder: Ladder, pairings: int, playing: Counter[int],
+def _fill_rated(ladder: Ladder, board: Board, pairings: int, playing: Counter[int],
                 rng: random.Random) -> int:
     """Costs the same however long the ladder has played: what a version has done is in its
     standing (finished games, a decaying count of recent ones, kept by the finishing
-    transaction), read in board order from the board's index; what it is doing (``playing``:
-    its open matches), in the few open matches."""
-    players = board_players(ladder)
-    if len(players) < 2:
+    transaction), kept between fills by ``boards``; what it is doing (``playing``: its open
+    matches), in the few open matches."""
+    if len(board.players) < 2:
         return 0
-    entries = [Entry(key=pk, skill=Skill(mu, sigma),
-                     recent=round(recent) + playing.get(pk, 0),
-                     placed=(games + playing.get(pk, 0)) // 2)
-               for pk, mu, sigma, games, recent in players]
-    met = _recent_meetings(ladder)
     games = []
-    for a, b in choose_pairings(entries, pairings, rng, met, ranked=True):
+    for a, b in choose_pairings(board.entries(playing, time.time()), pairings, rng,
+                                Counter(board.recent_meetings()), ranked=True):
         seed, seats = new_seed(), [BotVersion(pk=a), BotVersion(pk=b)]
         games += [(seed, seats), (seed, seats[::-1])]
     return len(matches_create(ladder=ladder, kind=MatchKind.LADDER, games=games))
-
-
-def _recent_meetings(ladder: Ladder) -> Counter:
-    latest = (Match.objects.filter(ladder=ladder, kind=MatchKind.LADDER)
-              .order_by("-pk").values("pk")[:MET_WINDOW])
-    seats: dict[int, list[int]] = {}
-    for match_id, version_id in Participant.objects.filter(match__in=latest).values_list(
-            "match_id", "version_id"):
-        seats.setdefault(match_id, []).append(version_id)
-    return Counter(pair_key(*pair) for pair in seats.values() if len(pair) == 2)
 
 
 def _fill_scored(ladder: Ladder, room: int, playing: Counter[int]) -> int:

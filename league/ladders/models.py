@@ -180,6 +180,9 @@ class Standing(models.Model):
     version has been, kept up by the finishing transaction instead of recounted per tick."""
     recent_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+    """When the row was last written other than by a finished match (placed, set right by
+    ``standings_recount --fix``, edited, its match re-run): what matchmaking's kept boards
+    read again (``league.ladders.boards``). A finish's changes they learn from the match."""
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["ladder", "version"],
@@ -192,6 +195,10 @@ class Standing(models.Model):
             models.Index(F("ladder"), Case(When(games__gt=0, then=F("score_sum") / F("games")),
                                            default=Value(NO_SCORE)).desc(), F("id"),
                          name="standing_board_scored"),
+            # matchmaking: the standings written since a kept board was read, and whether
+            # any version of a scored ladder still owes a seed
+            models.Index(fields=["ladder", "updated_at"], name="standing_ladder_updated"),
+            models.Index(fields=["ladder", "games"], name="standing_ladder_games"),
         ]
 
     @property

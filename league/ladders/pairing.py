@@ -70,13 +70,18 @@ def choose_pairings(entries: Sequence[Entry], count: int, rng: random.Random,
     # The board once: skills do not change while a tick pairs (O(n log n), not per pairing).
     board = list(entries) if ranked else sorted(entries, key=lambda e: e.skill.ordinal,
                                                  reverse=True)
+    # Who is still placing, in the order of ``entries`` (the draw below reads them so), and
+    # where each sits on the board: one pass, on a big board all that a placement costs;
+    # then narrowed as pairings raise their ``placed``.
+    place = {id(e): i for i, e in enumerate(board) if e.placed < PLACEMENT_PAIRINGS}
+    newcomers = ([board[i] for i in place.values()] if ranked
+                 else [e for e in entries if id(e) in place])
     pairings = []
     for _ in range(count):
-        newcomers = [e for e in entries if e.placed < PLACEMENT_PAIRINGS]
+        newcomers = [e for e in newcomers if e.placed < PLACEMENT_PAIRINGS]
         if newcomers:
             player = min(newcomers, key=lambda e: (e.placed, rng.random()))
-            at = next(i for i, e in enumerate(board) if e is player)
-            opponent = _placement_opponent(player, board, at, met, rng)
+            opponent = _placement_opponent(player, board, place[id(player)], met, rng)
         else:
             player, opponent = _uncertain_pair(entries, board, met, rng)
         for e in (player, opponent):

@@ -8,13 +8,12 @@ from dataclasses import dataclass
 from django.db import connection
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404
-from django.utils import timezone
 
 from games import Outcome
 from league.bots.models import Bot
 from league.ladders.lifecycle import FINISHED, OPEN
 from league.ladders.models import NO_SCORE, Ladder, LadderKind, Match, MatchKind, Participant
-from league.ladders.ratings import RECENT_HALF_LIFE, mean_interval
+from league.ladders.ratings import mean_interval
 
 
 def participants_with_bots() -> QuerySet[Participant]:
@@ -107,38 +106,6 @@ ORDER BY rank LIMIT %(limit)s OFFSET %(offset)s
 PostgreSQL's and SQLite's both (the embedded default): no ILIKE, an explicit escape."""
 ALL = 2**62
 """LIMIT for "no limit" (SQLite refuses LIMIT NULL), and "no bound" for a count."""
-PLAYERS_SQL = """
-SELECT s.version_id, s.mu, s.sigma, s.games, COALESCE({recent}, 0) FROM bots_bot b
-JOIN ladders_standing s ON s.ladder_id = %(ladder)s AND s.version_id = b.active_version_id
-WHERE b.game = %(game)s AND NOT b.retired AND NOT b.disabled
-ORDER BY {order}
-"""
-"""What matchmaking reads of a board: every playing version (the board's rows, without what
-only a page shows), in board order, with its standing's counters. From the game's bots (an
-index), not the ladder's standings, which keep every version that ever played."""
-RECENT_NOW = {
-    "postgresql": "s.recent * power(0.5, GREATEST(0, %(now)s - extract(epoch FROM s.recent_at)"
-                  "::float8) / %(half_life)s)",
-    "sqlite": "s.recent * power(0.5, MAX(0, %(now)s - (julianday(s.recent_at) - 2440587.5)"
-              " * 86400.0) / %(half_life)s)",
-}
-"""``ratings.decayed`` of a standing's recent count, worked out by the database: a tick
-reads thousands of rows, and a datetime parsed and decayed in Python for each cost more than
-the rest of the tick."""
-
-
-def board_players(ladder: Ladder) -> list[tuple[int, float, float, int, float]]:
-    """``(version_id, mu, sigma, games, recent)`` of each playing version, best first, its
-    recent count decayed to now: one indexed query, however long the ladder has played."""
-    sql = PLAYERS_SQL.format(recent=RECENT_NOW[connection.vendor],
-                             order=BOARD_ORDER[LadderKind(ladder.kind)])
-    with connection.cursor() as cursor:
-        cursor.execute(sql, {"ladder": ladder.pk, "game": ladder.game,
-                             "now": timezone.now().timestamp(),
-                             "half_life": RECENT_HALF_LIFE})
-        return cursor.fetchall()
-
-
 LEAST_PLAYED_SQL = """
 SELECT s.version_id, s.games FROM bots_bot b
 JOIN ladders_standing s ON s.ladder_id = %(ladder)s AND s.version_id = b.active_version_id

@@ -126,10 +126,12 @@ def test_placing_a_newcomer_on_a_board_of_100000_takes_under_100_ms() -> None:
     import time
 
     rng = random.Random(1)
-    board = [Entry(key=i, skill=Skill(rng.uniform(0, 50), rng.uniform(1, 8)), placed=9)
-             for i in range(100_000)]
-    board.append(Entry(key="new", skill=Skill(), placed=0))
-    board.sort(key=lambda e: e.skill.ordinal, reverse=True)  # as the league reads a board
+    newcomer = Skill()
+    skills = [newcomer, *(Skill(rng.uniform(0, 50), rng.uniform(1, 8)) for _ in range(100_000))]
+    skills.sort(key=lambda skill: skill.ordinal, reverse=True)
+    # entries made in board order, as the league makes them (ladders.boards.Board.entries)
+    board = [Entry(key="new" if skill is newcomer else i, skill=skill,
+                   placed=0 if skill is newcomer else 9) for i, skill in enumerate(skills)]
     start = time.perf_counter()
     pairings = choose_pairings(board, 4, rng, ranked=True)
     took = time.perf_counter() - start

@@ -15,12 +15,12 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
+from league.ladders.boards import EPOCH, board_fresh
 from league.ladders.claiming import match_claim
 from league.ladders.finishing import match_finish
 from league.ladders.models import Ladder, Standing
-from league.ladders.ratings import RECENT_HALF_LIFE, decayed
+from league.ladders.ratings import decayed
 from league.ladders.recount import standings_recount
-from league.ladders.selectors import RECENT_NOW, board_players
 from league.ladders.services import match_create
 from sandbox import BotSpec, run_match
 from tests.league.pages import active
@@ -76,10 +76,11 @@ def test_a_counter_that_drifted_is_found_and_set_right(ladders: dict[str, Ladder
     assert Standing.objects.get(version=a).games == 1
 
 
-def test_the_boards_recent_counts_decay_in_sql_as_ratings_decayed_says(
+def test_the_boards_recent_counts_decay_as_ratings_decayed_says(
         ladders: dict[str, Ladder], alice: User) -> None:
-    """Matchmaking reads each standing's recent count decayed by the database (PostgreSQL
-    here, SQLite below: the embedded default); ``ratings.decayed`` is the rule."""
+    """Matchmaking reads each standing's ``recent_at`` as epoch seconds from the database
+    (PostgreSQL here, SQLite below: the embedded default), no datetime parsed per row, and
+    decays the count with them; ``ratings.decayed`` is the rule."""
     now = timezone.now()
     ages = {"fresh": 0.0, "hour": 3600.0, "day": 86400.0, "never": None, "ahead": -60.0}
     versions = {}
@@ -88,18 +89,17 @@ def test_the_boards_recent_counts_decay_in_sql_as_ratings_decayed_says(
         Standing.objects.filter(version=version).update(
             recent=5.0 if age is not None else 0.0,
             recent_at=None if age is None else now - timedelta(seconds=age))
-    read = {pk: recent for pk, _, _, _, recent in board_players(ladders["stones"])}
+    read = board_fresh(ladders["stones"]).players
     for name, version in versions.items():
         standing = Standing.objects.get(version=version)
-        want = decayed(standing.recent, standing.recent_at, timezone.now())
-        assert read[version.pk] == pytest.approx(want, rel=1e-3, abs=1e-9), name
+        want = decayed(standing.recent, standing.recent_at, now)
+        assert read[version.pk].recent_now(now.timestamp()) == pytest.approx(
+            want, rel=1e-9, abs=1e-12), name
 
-    sql = f"SELECT {RECENT_NOW['sqlite']} FROM (SELECT ? AS recent, ? AS recent_at) s"
-    sql = sql.replace("%(now)s", "?").replace("%(half_life)s", "?")
+    sql = f"SELECT {EPOCH['sqlite']} FROM (SELECT ? AS recent_at) s"
     with sqlite3.connect(":memory:") as db:
         for age in (0.0, 3600.0, 86400.0, -60.0):
             at = now - timedelta(seconds=age)
             stored = at.astimezone(UTC).replace(tzinfo=None).isoformat(" ")  # as Django writes
-            (value,) = db.execute(sql, (now.timestamp(), RECENT_HALF_LIFE, 5.0, stored)
-                                  ).fetchone()
-            assert value == pytest.approx(decayed(5.0, at, now), rel=1e-6), age
+            (epoch,) = db.execute(sql, (stored,)).fetchone()
+            assert epoch == pytest.approx(at.timestamp(), abs=1e-3), age

@@ -1,0 +1,296 @@
+"""What matchmaking knows of each rated board, kept in the process from one fill of a ladder
+to the next, so a fill reads the few standings that changed instead of every playing version.
+
+A fresh read of a board is a row per playing version: thousands on a big ladder, most of a
+tick. Between two fills only a few change, and the filler, holding the ladder's lock, can tell
+which from what it reads anyway:
+
+- a finished match changes its versions' standings in the transaction that ends it, so the
+  standings to read again are those of the matches that were open at the last read (kept in
+  ``Board.watched``) or made since (ladder matches are made only under the ladder's lock, so
+  those made since are the ones with a higher id), and are open no longer;
+- who is on the board (each playing bot's active version) is read every time, as ids only,
+  and a version new to it has its standing read;
+- any other write of a standing (a new version's placement, ``standings_recount --fix``, the
+  admin, a re-run match's versions) stamps its ``updated_at``, and the standings stamped since
+  the last read, less ``STAMP_SLACK`` for the writer's clock and transaction, are read again.
+
+A board is read in full on a process's first fill of a ladder and again ``RELOAD_AFTER`` later
+(what no rule above foresees, such as a raw SQL write or a restored backup, lasts no longer).
+A read is kept only once its transaction commits (a rolled-back fill may have seen its own
+writes), so several processes and threads each keep their own and need no coordination: the
+ladder's lock orders their reads, and an older board read again is still right, only longer.
+``tests/league/test_boards.py`` checks the kept board against a fresh read after random
+finishes, placements, retirements and re-runs.
+"""
+
+from __future__ import annotations
+
+import bisect
+import threading
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from django.db import connection, transaction
+
+from league.ladders.lifecycle import COMPETITION_KINDS, OPEN
+from league.ladders.models import Ladder, LadderKind, MatchKind
+from league.ladders.pairing import Entry, pair_key
+from league.ladders.ratings import RECENT_HALF_LIFE, Skill
+
+MET_WINDOW = 200
+"""How many of a ladder's latest matches count as recent meetings."""
+RELOAD_AFTER = 600.0
+"""Seconds after which a process reads a board in full again, whatever it has seen."""
+STAMP_SLACK = 300.0
+"""Seconds before the last read from which a stamped standing is read again: more than a
+writer's clock may be off and than its transaction may take to commit."""
+
+EPOCH = {"postgresql": "extract(epoch FROM s.recent_at)::float8",
+         "sqlite": "(julianday(s.recent_at) - 2440587.5) * 86400.0"}
+"""A standing's ``recent_at`` as seconds since the epoch: a float, not a datetime to parse."""
+PLAYERS_SQL = """
+SELECT s.version_id, s.id, s.mu, s.sigma, s.games, s.recent, {epoch} FROM bots_bot b
+JOIN ladders_standing s ON s.ladder_id = %(ladder)s AND s.version_id = b.active_version_id
+WHERE b.game = %(game)s AND NOT b.retired AND NOT b.disabled {only}
+"""
+"""Every playing version's standing (the board's rows, without what only a page shows). From
+the game's bots (an index), not the ladder's standings, which keep every version that ever
+played. ``only``: the few a fill reads again."""
+ONLY = "AND s.version_id IN ({versions})"
+CHANGED = "AND (s.version_id IN ({versions}) OR s.updated_at > %(since)s)"
+MEMBERS_SQL = """
+SELECT active_version_id, NULL, NULL, NULL, NULL, NULL, NULL FROM bots_bot
+WHERE game = %(game)s AND NOT retired AND NOT disabled AND active_version_id IS NOT NULL
+"""
+"""The board's members, as rows shaped like a player's (no standing: ``s.id`` is NULL), so
+that one statement reads them with the players that changed."""
+SEATS_SQL = """
+SELECT m.id, m.kind, m.status, p.version_id FROM ladders_match m
+JOIN ladders_participant p ON p.match_id = m.id
+WHERE m.ladder_id = %(ladder)s
+  AND ((m.status IN ({open}) AND m.kind NOT IN ({competitions}))
+       OR (m.kind = '{ladder}' AND m.id > %(after)s))
+""".format(open=", ".join(f"'{status}'" for status in OPEN),
+           competitions=", ".join(f"'{kind}'" for kind in COMPETITION_KINDS),
+           ladder=MatchKind.LADDER)
+"""The seats of the ladder's open matches (competitions' aside: they have their own share),
+and of the ladder matches made after ``after``, whatever their status. The statuses and
+kinds are written into the SQL (constants), as SQLite matches an index's condition only so."""
+MET_SQL = f"""
+SELECT m.id, p.version_id FROM (SELECT id FROM ladders_match
+  WHERE ladder_id = %(ladder)s AND kind = '{MatchKind.LADDER}' ORDER BY id DESC
+  LIMIT %(window)s) m
+LEFT JOIN ladders_participant p ON p.match_id = m.id
+"""
+"""The seats of the ladder's latest ladder matches (recent meetings), the newest among them."""
+NONE = 2**62
+"""An ``after`` that no match id reaches."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    match: int
+    kind: str
+    open: bool
+    version: int | None
+
+
+def seats_read(ladder: Ladder, after: int = NONE) -> list[Seat]:
+    """One query: the seats of the ladder's open matches, and of those made after ``after``."""
+    with connection.cursor() as cursor:
+        cursor.execute(SEATS_SQL, {"ladder": ladder.pk, "after": after})
+        return [Seat(match, kind, status in OPEN, version)
+                for match, kind, status, version in cursor.fetchall()]
+
+
+@dataclass(frozen=True)
+class Player:
+    """What matchmaking reads of one playing version's standing."""
+
+    version: int
+    standing: int
+    skill: Skill
+    games: int
+    recent: float
+    recent_at: float | None
+    """``recent`` is as it counted at this time (seconds since the epoch)."""
+
+    def recent_now(self, now: float) -> float:
+        """``ratings.decayed`` of the recent count, on epoch seconds."""
+        if self.recent_at is None or self.recent == 0.0:
+            return 0.0
+        return self.recent * 0.5 ** (max(0.0, now - self.recent_at) / RECENT_HALF_LIFE)
+
+    @property
+    def place(self) -> tuple[float, int]:
+        """The board's order (``selectors.BOARD_ORDER``, rated): best first, then by id."""
+        return (-(self.skill.mu - 3 * self.skill.sigma), self.standing)
+
+
+@dataclass(frozen=True)
+class Board:
+    """A rated board as read under its ladder's lock; never changed once made."""
+
+    players: dict[int, Player]
+    order: list[tuple[float, int, int]]
+    """``(*place, version)`` of every player, in board order."""
+    members: frozenset[int]
+    """The playing bots' active versions (a member without a standing is not a player)."""
+    watched: dict[int, tuple[int, ...]]
+    """The ladder's open matches at the read, with their versions."""
+    last_match: int
+    """The newest ladder match of the ladder seen."""
+    met: tuple[tuple[int, frozenset[int] | None], ...]
+    """The latest ``MET_WINDOW`` ladder matches, oldest first: (id, its pair if it has one)."""
+    read_at: float
+    loaded_at: float = field(default_factory=time.monotonic)
+
+    def ranked(self) -> list[Player]:
+        return [self.players[version] for _, _, version in self.order]
+
+    def entries(self, playing: Mapping[int, int], now: float) -> list[Entry]:
+        """The board as pairing sees it (``pairing.Entry``), in board order: each player's
+        recent count decayed to ``now`` (``Player.recent_now``, inlined: this runs over the
+        whole board on every fill) and its open matches (``playing``) counted in."""
+        players, busy, half_life = self.players, playing.get, RECENT_HALF_LIFE
+        entries = []
+        for _, _, version in self.order:
+            p = players[version]
+            recent, at, open_now = p.recent, p.recent_at, busy(version, 0)
+            if at is None or recent == 0.0:
+                recent = 0.0
+            else:
+                recent *= 0.5 ** (max(0.0, now - at) / half_life)
+            entries.append(Entry(version, p.skill, round(recent) + open_now,
+                                 (p.games + open_now) // 2))
+        return entries
+
+    def recent_meetings(self) -> dict[frozenset[int], int]:
+        met: dict[frozenset[int], int] = {}
+        for _, pair in self.met:
+            if pair is not None:
+                met[pair] = met.get(pair, 0) + 1
+        return met
+
+
+_kept: dict[int, Board] = {}
+_kept_lock = threading.Lock()
+
+
+def boards_forget() -> None:
+    """Drop every kept board (tests that swap the database under a process)."""
+    with _kept_lock:
+        _kept.clear()
+
+
+def board_known(ladder: Ladder) -> Board | None:
+    """The board this process kept for the ladder, if it is recent enough to bring up to date."""
+    board = _kept.get(ladder.pk)
+    if board is None or time.monotonic() - board.loaded_at > RELOAD_AFTER:
+        return None
+    return board
+
+
+def board_read(ladder: Ladder, seats: Sequence[Seat], known: Board | None) -> Board:
+    """The ladder's rated board now; ``seats`` were read after taking the ladder's lock, with
+    ``after=known.last_match`` when ``known``. Kept for the next fill once this one commits."""
+    assert ladder.kind == LadderKind.RATED
+    board = _refresh(ladder, seats, known) if known is not None else _load(ladder, seats)
+
+    def keep() -> None:
+        with _kept_lock:
+            _kept[ladder.pk] = board
+
+    transaction.on_commit(keep)
+    return board
+
+
+def board_fresh(ladder: Ladder) -> Board:
+    """The board read in full, now, kept nowhere: what a kept board must equal."""
+    return _load(ladder, seats_read(ladder))
+
+
+def _players(ladder: Ladder, only: str = "", members: bool = False,
+             **params: object) -> tuple[list[Player], frozenset[int]]:
+    """The players read, and the board's members if asked (in the same statement)."""
+    sql = PLAYERS_SQL.format(epoch=EPOCH[connection.vendor], only=only)
+    with connection.cursor() as cursor:
+        cursor.execute(f"{sql} UNION ALL {MEMBERS_SQL}" if members else sql,
+                       {"ladder": ladder.pk, "game": ladder.game, **params})
+        rows = cursor.fetchall()
+    return ([Player(version, standing, Skill(mu, sigma), games, recent, at)
+             for version, standing, mu, sigma, games, recent, at in rows if standing is not None],
+            frozenset(version for version, standing, *_ in rows if standing is None))
+
+
+def _watched(seats: Iterable[Seat]) -> dict[int, tuple[int, ...]]:
+    watched: dict[int, list[int]] = {}
+    for seat in seats:
+        if seat.open:
+            versions = watched.setdefault(seat.match, [])
+            if seat.version is not None:
+                versions.append(seat.version)
+    return {match: tuple(versions) for match, versions in watched.items()}
+
+
+def _pairs(rows: Iterable[tuple[int, int | None]]) -> list[tuple[int, frozenset[int] | None]]:
+    """(match, its pair of versions or None), by match id, from (match, version) rows."""
+    seats: dict[int, list[int]] = {}
+    for match, version in rows:
+        versions = seats.setdefault(match, [])
+        if version is not None:
+            versions.append(version)
+    return [(match, pair_key(*v) if len(v) == 2 else None)
+            for match, v in sorted(seats.items())]
+
+
+def _load(ladder: Ladder, seats: Sequence[Seat]) -> Board:
+    read_at = time.time()
+    players, members = _players(ladder, members=True)
+    with connection.cursor() as cursor:
+        cursor.execute(MET_SQL, {"ladder": ladder.pk, "window": MET_WINDOW})
+        met = _pairs(cursor.fetchall())
+    return Board(players={p.version: p for p in players},
+                 order=sorted((*p.place, p.version) for p in players),
+                 members=members, watched=_watched(seats),
+                 last_match=max((match for match, _ in met), default=0),
+                 met=tuple(met), read_at=read_at)
+
+
+def _refresh(ladder: Ladder, seats: Sequence[Seat], known: Board) -> Board:
+    read_at = time.time()
+    open_now = _watched(seats)
+    made = [(s.match, s.version) for s in seats  # an open validation is no ladder match
+            if s.kind == MatchKind.LADDER and s.match > known.last_match]
+    ended = (known.watched.keys() | {match for match, _ in made}) - open_now.keys()
+    touched = {v for match in ended for v in known.watched.get(match, ())}
+    touched |= {v for match, v in made if match in ended and v is not None}
+    # one statement: the board's members, and the players whose standings may have changed
+    fresh, members = _players(
+        ladder, CHANGED.format(versions=",".join(map(str, sorted(touched))) or "0"),
+        members=True, since=connection.ops.adapt_datetimefield_value(
+            datetime.fromtimestamp(known.read_at - STAMP_SLACK, tz=UTC)))
+    joined = members - known.members  # a bot enabled again, a version made active
+    if missing := joined - {p.version for p in fresh}:
+        fresh += _players(ladder, ONLY.format(versions=",".join(map(str, sorted(missing)))))[0]
+    again = touched | joined
+    players = dict(known.players)
+    order = list(known.order)
+    for version in (again | {p.version for p in fresh}) & players.keys():
+        old = players.pop(version)
+        del order[bisect.bisect_left(order, (*old.place, version))]
+    for player in fresh:
+        players[player.version] = player
+        bisect.insort(order, (*player.place, player.version))
+    for version in players.keys() - members:  # left the board: retired, disabled, replaced
+        old = players.pop(version)
+        del order[bisect.bisect_left(order, (*old.place, version))]
+    new = _pairs(made)
+    met = (known.met + tuple(new))[-MET_WINDOW:] if new else known.met
+    last = max([known.last_match, *(match for match, _ in new)])
+    return Board(players=players, order=order, members=members, watched=open_now,
+                 last_match=last, met=met, read_at=read_at, loaded_at=known.loaded_at)
+

@@ -1,0 +1,101 @@
+"""Matchmaking's kept boards (``league.ladders.boards``): brought up to date from what the
+filler reads under the ladder's lock, a kept board is the board a fresh read gives, so the
+pairings chosen from it are the same; it reads the few standings that changed, not the
+board; and a fill that rolls back leaves the board its process kept."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from league.ladders import boards
+from league.ladders.claiming import match_claim
+from league.ladders.finishing import match_finish
+from league.ladders.matchmaking import ladder_fill
+from league.ladders.models import Ladder, Match, MatchKind
+from tests.league.board_scenario import play_records, run
+from tests.league.pages import active
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _only_what_matches_say(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No slack for stamped standings: every standing a kept board reads again is one the
+    matches, the board's members or a stamp since the last read told it to."""
+    monkeypatch.setattr(boards, "STAMP_SLACK", 0.0)
+    monkeypatch.setattr(boards, "_kept", {})
+    yield
+
+
+def test_a_kept_board_is_the_fresh_board_through_a_ladders_random_life(
+        ladders: dict[str, Ladder]) -> None:
+    seen = run(steps=120, seed=3)
+    # the scenario's steps all happened, and the ladder played
+    assert {"fill", "finish", "fail", "re-run", "new version", "validating",
+            "disable", "enable", "retire",
+            "recount"} <= seen["steps"].keys(), seen
+    assert seen["finished"] > 20 and seen["players"] >= 2, seen
+
+
+def test_on_the_embedded_default_too(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")}
+    env.update(BOTLEAGUE_DATA=str(tmp_path), DJANGO_SETTINGS_MODULE="league.settings",
+               LEAGUE_KEEP_BUSY="false", SCENARIO_STEPS="60")
+    done = subprocess.run([sys.executable, "-m", "tests.league.board_scenario"], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["engine"] == "sqlite" and seen["finished"] > 5, seen
+
+
+def test_a_fill_reads_the_standings_its_matches_changed_not_the_board(
+        ladders: dict[str, Ladder], alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    ladder = ladders["stones"]
+    for i in range(12):
+        active(alice, f"p{i}")
+    read: list[int] = []
+    players = boards._players
+
+    def counted(*args: object, **kwargs: object) -> tuple[list[boards.Player], frozenset]:
+        rows = players(*args, **kwargs)
+        read.append(len(rows[0]))
+        return rows
+
+    monkeypatch.setattr(boards, "_players", counted)
+    assert ladder_fill(ladder=ladder, target=2, rng=random.Random(1)) == 2
+    assert read == [12]  # the first fill reads the board
+    [match, _] = Match.objects.filter(ladder=ladder, kind=MatchKind.LADDER)
+    assert match_finish(match=match_claim(match_id=match.pk, worker="h:1"),
+                        record=play_records()[0], error=None)
+    assert ladder_fill(ladder=ladder, target=2, rng=random.Random(1)) == 2
+    assert read == [12, 2]  # then the two whose standings the finished match changed
+    assert ladder_fill(ladder=ladder, target=4, rng=random.Random(1)) == 2
+    assert read == [12, 2, 0]  # nothing has finished since
+
+
+def test_a_fill_that_rolls_back_leaves_the_kept_board_as_it_was(
+        ladders: dict[str, Ladder], alice: User) -> None:
+    ladder = ladders["stones"]
+    for i in range(3):
+        active(alice, f"r{i}")
+    ladder_fill(ladder=ladder, target=2, rng=random.Random(1))
+    kept = boards.board_known(ladder)
+    assert kept is not None and kept.last_match == 0  # read before it made its matches
+    with transaction.atomic():
+        ladder_fill(ladder=ladder, target=4, rng=random.Random(1))
+        transaction.set_rollback(True)
+    assert boards.board_known(ladder) is kept
+    ladder_fill(ladder=ladder, target=4, rng=random.Random(1))
+    first_two = sorted(Match.objects.filter(ladder=ladder).values_list("pk", flat=True))[:2]
+    assert boards.board_known(ladder).last_match == first_two[-1]
