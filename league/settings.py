@@ -159,6 +159,12 @@ LOGGING = {
     "loggers": {"django.server": {"level": "WARNING"}},
 }
 
+LEAGUE_LOG_MAX_BYTES = env_int("LEAGUE_LOG_MAX_BYTES", 20_000_000, minimum=10_000)
+LEAGUE_LOG_KEEP = env_int("LEAGUE_LOG_KEEP", 3, minimum=0)
+"""``./dev up``'s process logs (``BOTLEAGUE_DATA/logs/*.log``): a file past the size
+becomes ``name.log.1``, and so on, the ``KEEP``-th older one deleted (``logs.RotatingLog``);
+the compose deployment's logs are Docker's, rotated by its log driver (docker/compose.yml)."""
+
 # -- Celery ----------------------------------------------------------------------------------
 REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))
 BROKER_DIR = DATA_DIR / "broker"
@@ -226,6 +232,11 @@ LEAGUE_VERSION_CACHE = env_path("LEAGUE_VERSION_CACHE", DATA_DIR / "versions")
 LEAGUE_SANDBOX_BACKEND = env_choice("LEAGUE_SANDBOX_BACKEND", ("", "process", "docker"), "")
 """Unset: each ladder's own backend. A containerised worker sets ``docker`` (bots in
 containers of the host's engine; docs/deploy.md), as bubblewrap cannot run in its container."""
+LEAGUE_WORKER_MAX_TASKS = env_int("LEAGUE_WORKER_MAX_TASKS", 1000, minimum=0)
+"""Tasks (matches, ticks) a worker's pool process runs before a fresh one replaces it, so
+whatever a long run leaks (memory, file handles) is given back (0: never). A process that
+goes first writes the results it holds (``ladders.tasks``)."""
+CELERY_WORKER_MAX_TASKS_PER_CHILD = LEAGUE_WORKER_MAX_TASKS or None
 LEAGUE_WORKER_BEAT_SECONDS = env_float("LEAGUE_WORKER_BEAT_SECONDS", 10.0, minimum=0.5)
 """How often a worker says it is alive (the status page's "workers alive")."""
 
