@@ -11,7 +11,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from league.bots.models import Bot
-from league.ladders.lifecycle import FINISHED, OPEN
+from league.ladders.lifecycle import FINISHED
 from league.ladders.models import NO_SCORE, Ladder, LadderKind, Match, MatchKind, Participant
 from league.ladders.ratings import RECENT_HALF_LIFE, mean_interval
 
@@ -217,7 +217,7 @@ def ladder_board(ladder: Ladder, limit: int | None = None) -> list[BoardRow]:
 def queue_counts() -> dict[str, int]:
     from django.db.models import Count
 
-    rows = Match.objects.filter(status__in=OPEN).values(
+    rows = Match.objects.filter(status__open=True).values(
         "status").annotate(n=Count("id"))
     counts = {"queued": 0, "running": 0}
     counts.update({r["status"]: r["n"] for r in rows})
