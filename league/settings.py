@@ -216,6 +216,9 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # -- The league ------------------------------------------------------------------------------
 LEAGUE_MATCHMAKING_SECONDS = env_float("LEAGUE_MATCHMAKING_SECONDS", 5.0, minimum=0.1)
 LEAGUE_REAPER_SECONDS = env_float("LEAGUE_REAPER_SECONDS", 15.0, minimum=0.1)
+LEAGUE_DATABASE_SECONDS = env_float("LEAGUE_DATABASE_SECONDS", 600.0, minimum=1)
+"""How often the embedded default's SQLite statistics are checked, and renewed for a table
+that has grown or shrunk by half since (``ops.database``; nothing on PostgreSQL)."""
 LEAGUE_HEARTBEAT_SECONDS = env_float("LEAGUE_HEARTBEAT_SECONDS", 5.0, minimum=0.1)
 LEAGUE_LIVE_SECONDS = env_float("LEAGUE_LIVE_SECONDS", 0.25, minimum=0.01)
 """How often a worker publishes a running match's new moves (its page polls for them)."""
@@ -263,7 +266,7 @@ waits behind a tick and a slow tick never takes a match worker's slot."""
 CELERY_TASK_DEFAULT_QUEUE = LEAGUE_MATCH_QUEUE
 CELERY_TASK_ROUTES = {name: {"queue": LEAGUE_TICK_QUEUE} for name in (
     "league.ladders.tasks.matchmaking_tick", "league.ladders.tasks.reaper_tick",
-    "league.competitions.tasks.competitions_tick")}
+    "league.competitions.tasks.competitions_tick", "league.ops.tasks.database_tick")}
 
 CELERY_BEAT_SCHEDULE = {
     "matchmaking": {"task": "league.ladders.tasks.matchmaking_tick",
@@ -271,6 +274,7 @@ CELERY_BEAT_SCHEDULE = {
     "competitions": {"task": "league.competitions.tasks.competitions_tick",
                      "schedule": LEAGUE_MATCHMAKING_SECONDS},
     "reaper": {"task": "league.ladders.tasks.reaper_tick", "schedule": LEAGUE_REAPER_SECONDS},
+    "database": {"task": "league.ops.tasks.database_tick", "schedule": LEAGUE_DATABASE_SECONDS},
 }
 
 # -- Uploads and the REST API ----------------------------------------------------------------
