@@ -47,7 +47,7 @@ def commands(host: str, port: int, workers: int) -> dict[str, list[str]]:
                 f"{host}:{port}", "--workers", "2", "--threads", "4",
                 "--access-logfile", "-", "--graceful-timeout", "5"],
         # Concurrency = cores: each match runs one bot at a time, so no two share a core.
-        "worker": [python, "-m", "celery", "-A", "league", "worker", "-l", "info",
+        "worker": [*_nice(), python, "-m", "celery", "-A", "league", "worker", "-l", "info",
                    "-c", str(workers), "-n", "embedded@%h", "-Q", settings.LEAGUE_MATCH_QUEUE,
                    "--without-mingle", "--without-gossip", "--without-heartbeat"],
         # The beat's ticks on a process of their own: a match never waits behind a tick, and
@@ -59,6 +59,12 @@ def commands(host: str, port: int, workers: int) -> dict[str, list[str]]:
         "beat": [python, "-m", "celery", "-A", "league", "beat", "-l", "info", "--pidfile=",
                  "-s", str(Path(settings.DATA_DIR) / "celerybeat-schedule")],
     }
+
+
+def _nice() -> list[str]:
+    """The match worker below the web server and the ticks (``LEAGUE_WORKER_NICE``)."""
+    return ["nice", "-n", str(settings.LEAGUE_WORKER_NICE)] if settings.LEAGUE_WORKER_NICE \
+        else []
 
 
 def run(host: str, port: int, workers: int, say: Callable[[str], object]) -> int:

@@ -92,7 +92,7 @@ def test_the_bot_page_reads_its_latest_matches_across_versions_however_many_it_p
         people: People) -> None:
     """Each version's latest few are read from its index, and the newest of those kept:
     the same as the newest of all, with versions that played in turns and long ago."""
-    from league.web.selectors import latest_participations
+    from league.web.selectors import Latest
 
     first, rival = active(people.alice, "one"), active(people.bob, "rival")
     second = active(people.alice, "one", source=bots.FIRST)
@@ -104,8 +104,8 @@ def test_the_bot_page_reads_its_latest_matches_across_versions_however_many_it_p
     everything = list(Participant.objects.filter(version_id__in=versions)
                       .order_by("-match_id").values_list("pk", "match_id"))
     for n in (1, 3, 6, 9, 14, 50):
-        assert latest_participations(versions, n) == everything[:n], n
-    assert latest_participations([], 5) == []
+        assert Latest(versions).rows(n) == everything[:n], n
+    assert Latest([]).rows(5) == []
 
 
 def test_the_version_page_compares_with_the_previous_version(client: Client, people: People
