@@ -99,22 +99,28 @@ TEMPLATES = [{
 }]
 
 DATABASE_URL = env_url("DATABASE_URL", ("postgres", "postgresql", "sqlite"))
+DATABASE_CONN_MAX_AGE = env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0)
+"""Seconds a thread keeps its database connection (0: one a request). Kept, a request saves
+opening one: ~5 ms to PostgreSQL, ~2 ms of CPU on SQLite (which reads the schema again)."""
 if DATABASE_URL:
-    # DATABASE_CONN_MAX_AGE: seconds a thread keeps its database connection (0: one a request)
     DATABASES = {"default": dj_database_url.parse(
-        DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0),
-        conn_health_checks=True)}
+        DATABASE_URL, conn_max_age=DATABASE_CONN_MAX_AGE, conn_health_checks=True)}
 else:
     DATABASES = {"default": {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": DATA_DIR / "league.sqlite3",
+        "CONN_MAX_AGE": DATABASE_CONN_MAX_AGE,
+        "CONN_HEALTH_CHECKS": True,
         "OPTIONS": {
             # Web, worker and beat write at once: WAL lets readers go on while one writes,
             # IMMEDIATE takes the write lock up front (no upgrade deadlock), and the timeout
             # makes a writer wait its turn instead of failing with "database is locked".
+            # The WAL file is cut back to 64 MB once checkpointed (a big write, such as
+            # the scale generator's, would leave it gigabytes long).
             "timeout": 30,
             "transaction_mode": "IMMEDIATE",
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+                            "PRAGMA journal_size_limit=67108864;",
         },
     }}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -158,6 +164,12 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"django.server": {"level": "WARNING"}},
 }
+
+LEAGUE_LOG_MAX_BYTES = env_int("LEAGUE_LOG_MAX_BYTES", 20_000_000, minimum=10_000)
+LEAGUE_LOG_KEEP = env_int("LEAGUE_LOG_KEEP", 3, minimum=0)
+"""``./dev up``'s process logs (``BOTLEAGUE_DATA/logs/*.log``): a file past the size
+becomes ``name.log.1``, and so on, the ``KEEP``-th older one deleted (``logs.RotatingLog``);
+the compose deployment's logs are Docker's, rotated by its log driver (docker/compose.yml)."""
 
 # -- Celery ----------------------------------------------------------------------------------
 REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))
@@ -210,6 +222,9 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # -- The league ------------------------------------------------------------------------------
 LEAGUE_MATCHMAKING_SECONDS = env_float("LEAGUE_MATCHMAKING_SECONDS", 5.0, minimum=0.1)
 LEAGUE_REAPER_SECONDS = env_float("LEAGUE_REAPER_SECONDS", 15.0, minimum=0.1)
+LEAGUE_DATABASE_SECONDS = env_float("LEAGUE_DATABASE_SECONDS", 600.0, minimum=1)
+"""How often the embedded default's SQLite statistics are checked, and renewed for a table
+that has grown or shrunk by half since (``ops.database``; nothing on PostgreSQL)."""
 LEAGUE_HEARTBEAT_SECONDS = env_float("LEAGUE_HEARTBEAT_SECONDS", 5.0, minimum=0.1)
 LEAGUE_LIVE_SECONDS = env_float("LEAGUE_LIVE_SECONDS", 0.25, minimum=0.01)
 """How often a worker publishes a running match's new moves (its page polls for them)."""
@@ -226,6 +241,16 @@ LEAGUE_VERSION_CACHE = env_path("LEAGUE_VERSION_CACHE", DATA_DIR / "versions")
 LEAGUE_SANDBOX_BACKEND = env_choice("LEAGUE_SANDBOX_BACKEND", ("", "process", "docker"), "")
 """Unset: each ladder's own backend. A containerised worker sets ``docker`` (bots in
 containers of the host's engine; docs/deploy.md), as bubblewrap cannot run in its container."""
+LEAGUE_WORKER_NICE = env_int("LEAGUE_WORKER_NICE", 10, minimum=0)
+"""``./dev up``'s match worker (and so its bots) runs at this niceness: on a machine whose
+cores the matches keep busy, pages and the ticks still get a core when they need one (at 0 a
+page waited behind the bots for three times its CPU time). A bot's clock is the wall's, so
+a page served costs the bot on move a few milliseconds at most."""
+LEAGUE_WORKER_MAX_TASKS = env_int("LEAGUE_WORKER_MAX_TASKS", 1000, minimum=0)
+"""Tasks (matches, ticks) a worker's pool process runs before a fresh one replaces it, so
+whatever a long run leaks (memory, file handles) is given back (0: never). A process that
+goes first writes the results it holds (``ladders.tasks``)."""
+CELERY_WORKER_MAX_TASKS_PER_CHILD = LEAGUE_WORKER_MAX_TASKS or None
 LEAGUE_WORKER_BEAT_SECONDS = env_float("LEAGUE_WORKER_BEAT_SECONDS", 10.0, minimum=0.5)
 """How often a worker says it is alive (the status page's "workers alive")."""
 
@@ -254,7 +279,7 @@ CELERY_TASK_DEFAULT_QUEUE = LEAGUE_MATCH_QUEUE
 CELERY_TASK_ROUTES = {name: {"queue": LEAGUE_TICK_QUEUE} for name in (
     "league.ladders.tasks.matchmaking_tick", "league.ladders.tasks.reaper_tick",
     "league.competitions.tasks.competitions_tick",
-    "league.competitions.tasks.match_ended_task")}
+    "league.competitions.tasks.match_ended_task", "league.ops.tasks.database_tick")}
 
 CELERY_BEAT_SCHEDULE = {
     "matchmaking": {"task": "league.ladders.tasks.matchmaking_tick",
@@ -262,6 +287,7 @@ CELERY_BEAT_SCHEDULE = {
     "competitions": {"task": "league.competitions.tasks.competitions_tick",
                      "schedule": LEAGUE_MATCHMAKING_SECONDS},
     "reaper": {"task": "league.ladders.tasks.reaper_tick", "schedule": LEAGUE_REAPER_SECONDS},
+    "database": {"task": "league.ops.tasks.database_tick", "schedule": LEAGUE_DATABASE_SECONDS},
 }
 
 # -- Uploads and the REST API ----------------------------------------------------------------

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from django.conf import settings
 
+from league.logs import RotatingLog, pump
 from sandbox.referee import sweep_stale_match_folders
 
 STOP_GRACE = 8.0
@@ -26,6 +28,8 @@ STOP_GRACE = 8.0
 class Child:
     name: str
     process: subprocess.Popen
+    logger: threading.Thread
+    """Copies the process's output into its rotated log file (``league.logs.pump``)."""
 
     def signal_group(self, sig: int) -> None:
         with contextlib.suppress(ProcessLookupError):
@@ -43,7 +47,7 @@ def commands(host: str, port: int, workers: int) -> dict[str, list[str]]:
                 f"{host}:{port}", "--workers", "2", "--threads", "4",
                 "--access-logfile", "-", "--graceful-timeout", "5"],
         # Concurrency = cores: each match runs one bot at a time, so no two share a core.
-        "worker": [python, "-m", "celery", "-A", "league", "worker", "-l", "info",
+        "worker": [*_nice(), python, "-m", "celery", "-A", "league", "worker", "-l", "info",
                    "-c", str(workers), "-n", "embedded@%h", "-Q", settings.LEAGUE_MATCH_QUEUE,
                    "--without-mingle", "--without-gossip", "--without-heartbeat"],
         # The beat's ticks on a process of their own: a match never waits behind a tick, and
@@ -55,6 +59,12 @@ def commands(host: str, port: int, workers: int) -> dict[str, list[str]]:
         "beat": [python, "-m", "celery", "-A", "league", "beat", "-l", "info", "--pidfile=",
                  "-s", str(Path(settings.DATA_DIR) / "celerybeat-schedule")],
     }
+
+
+def _nice() -> list[str]:
+    """The match worker below the web server and the ticks (``LEAGUE_WORKER_NICE``)."""
+    return ["nice", "-n", str(settings.LEAGUE_WORKER_NICE)] if settings.LEAGUE_WORKER_NICE \
+        else []
 
 
 def run(host: str, port: int, workers: int, say: Callable[[str], object]) -> int:
@@ -70,11 +80,7 @@ def run(host: str, port: int, workers: int, say: Callable[[str], object]) -> int
     url = f"http://{host}:{port}/"
     try:
         for name, command in commands(host, port, workers).items():
-            with open(logs / f"{name}.log", "ab") as out:
-                process = subprocess.Popen(command, cwd=settings.BASE_DIR, stdout=out,
-                                           stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                           start_new_session=True)
-            children.append(Child(name, process))
+            children.append(start(name, command, logs))
         wait_until_serving(url + "health/", children)
         print(f"botleague is up at {url}  (logs: {logs}; Ctrl-C stops it)", flush=True)
         while True:
@@ -94,12 +100,35 @@ def run(host: str, port: int, workers: int, say: Callable[[str], object]) -> int
         sweep_stale_match_folders()
 
 
+def start(name: str, command: list[str], logs: Path) -> Child:
+    """The process, its output (and its children's) through a pipe into ``logs/name.log``,
+    rotated: a file grown past ``LEAGUE_LOG_MAX_BYTES`` becomes ``name.log.1`` and the
+    ``LEAGUE_LOG_KEEP``-th older one is deleted."""
+    log = RotatingLog(logs / f"{name}.log", settings.LEAGUE_LOG_MAX_BYTES,
+                      settings.LEAGUE_LOG_KEEP)
+    read, write = os.pipe()
+    try:
+        process = subprocess.Popen(command, cwd=settings.BASE_DIR, stdout=write,
+                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                   start_new_session=True)
+    except BaseException:
+        os.close(read)
+        log.close()
+        raise
+    finally:
+        os.close(write)  # the child's copy is the only writer: its exit is the pipe's end
+    logger = threading.Thread(target=pump, args=(read, log), name=f"log-{name}", daemon=True)
+    logger.start()
+    return Child(name, process, logger)
+
+
 def wait_until_serving(url: str, children: list[Child], timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for child in children:
             if child.process.poll() is not None:
-                raise SystemExit(f"{child.name} failed to start; see var/logs/{child.name}.log")
+                raise SystemExit(f"{child.name} failed to start; see "
+                                 f"{Path(settings.DATA_DIR) / 'logs' / child.name}.log")
         try:
             with urllib.request.urlopen(url, timeout=2) as response:
                 if response.status == 200:
@@ -122,3 +151,5 @@ def stop_all(children: list[Child]) -> None:
     for child in children:
         child.signal_group(signal.SIGKILL)  # the group: pool children and bots too
         child.process.wait()
+    for child in children:  # their last lines written; a stray holder of the pipe not awaited
+        child.logger.join(2)

@@ -43,7 +43,7 @@ from league.competitions.results import (
     game_seed,
     load,
 )
-from league.ladders.lifecycle import COMPETITION_KINDS, ENDED, FINISHED, OPEN
+from league.ladders.lifecycle import COMPETITION_KINDS, ENDED, FINISHED
 from league.ladders.models import LadderKind, Match, MatchKind, Standing
 from league.ladders.services import match_create
 
@@ -254,7 +254,7 @@ def release() -> int:
     competitions' open matches stay within ``capacity()``; how many were released."""
     with transaction.atomic():
         room = capacity() - Match.objects.filter(kind__in=COMPETITION_KINDS,
-                                                 status__in=OPEN).count()
+                                                 status__open=True).count()
         if room <= 0:
             return 0
         released = 0

@@ -33,7 +33,7 @@ from league.competitions.models import (
     TournamentState,
 )
 from league.competitions.progress import release
-from league.ladders.lifecycle import CANCELLED, OPEN, match_move
+from league.ladders.lifecycle import CANCELLED, match_move
 from league.ladders.models import Ladder, Match
 from league.rate_limits import rate_hit
 from sandbox import Limits
@@ -205,7 +205,7 @@ def tournament_cancel(*, tournament: Tournament, user: AbstractBaseUser,
         if t.state in DONE:
             raise CompetitionError(f"{t.name} is {t.state} already")
         why = reason.strip()[:200] or f"cancelled by {user.get_username()}"
-        match_move(Match.objects.filter(series_game__series__tournament=t, status__in=OPEN),
+        match_move(Match.objects.filter(series_game__series__tournament=t, status__open=True),
                    CANCELLED, reason="cancelled", detail=f"the tournament was cancelled: {why}",
                    finished_at=timezone.now())
         t.state = TournamentState.CANCELLED

@@ -25,7 +25,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from league.celery import app as celery_app
-from league.ladders.models import Match, MatchKind, MatchStatus
+from league.ladders.models import OPEN_STATUSES, Match, MatchKind, MatchStatus
 from league.logs import match_fields
 
 log = logging.getLogger(__name__)
@@ -33,8 +33,10 @@ log = logging.getLogger(__name__)
 QUEUED, RUNNING = MatchStatus.QUEUED, MatchStatus.RUNNING
 FINISHED, FAILED, CANCELLED = MatchStatus.FINISHED, MatchStatus.FAILED, MatchStatus.CANCELLED
 
-OPEN = (QUEUED, RUNNING)
-"""Still to be played, or playing."""
+OPEN = OPEN_STATUSES
+"""Still to be played, or playing. Filter on ``status__open=True`` rather than
+``status__in=OPEN`` where only open matches are wanted: that one reaches the index of open
+matches on SQLite too (``models.OpenStatus``)."""
 ENDED = (FINISHED, FAILED, CANCELLED)
 PLAYED = (FINISHED, FAILED)
 """What lists of matches show: played to the end, or given up on (cancelled ones never

@@ -33,7 +33,7 @@ class Reaped:
 def reaper_tick() -> Reaped:
     now = timezone.now()
     stale = now - timedelta(seconds=settings.LEAGUE_STALE_AFTER)
-    lost = Match.objects.filter(status=RUNNING, heartbeat_at__lt=stale)
+    lost = Match.objects.filter(status__open=True, status=RUNNING, heartbeat_at__lt=stale)
     failed = []
     for match_id in lost.filter(attempts__gte=settings.LEAGUE_MAX_ATTEMPTS).values_list(
             "pk", flat=True):
@@ -49,7 +49,7 @@ def reaper_tick() -> Reaped:
                       detail=F("claimed_by")):
             requeued.append(match_id)
     resend_before = now - timedelta(seconds=settings.LEAGUE_RESEND_AFTER)
-    unclaimed = list(Match.objects.filter(status=QUEUED).filter(
+    unclaimed = list(Match.objects.filter(status__open=True, status=QUEUED).filter(
         Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=resend_before))
         .values_list("pk", flat=True))
     match_enqueue(match_ids=requeued + unclaimed)

@@ -192,7 +192,7 @@ def ladder_board(ladder: Ladder, limit: int | None = None) -> list[BoardRow]:
 
 
 def queue_counts() -> dict[str, int]:
-    rows = Match.objects.filter(status__in=OPEN).values(
+    rows = Match.objects.filter(status__open=True).values(
         "status").annotate(n=Count("id"))
     counts = dict.fromkeys(OPEN, 0)
     counts.update({r["status"]: r["n"] for r in rows})

@@ -156,7 +156,8 @@ def matches_cancel_for_bot(*, bot: Bot, reason: str) -> int:
     """Cancel the bot's queued ladder and validation matches (running ones finish: their
     bots are already playing). Its tournament games are its tournament's: a frozen version
     plays them out, and a disabled bot's games are lost (``competitions.results``)."""
-    return match_move(Match.objects.filter(status=QUEUED, participants__version__bot=bot)
+    return match_move(Match.objects.filter(status__open=True, status=QUEUED,
+                                           participants__version__bot=bot)
                       .exclude(kind__in=COMPETITION_KINDS),
                       CANCELLED, reason="cancelled", detail=reason, finished_at=timezone.now())
 

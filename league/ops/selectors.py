@@ -12,7 +12,6 @@ from django.db import connection
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from league.ladders.lifecycle import OPEN
 from league.ladders.models import Match, MatchStatus
 from league.ops.models import WorkerPresence
 
@@ -87,7 +86,7 @@ def platform_status(*, now: datetime | None = None, with_failures: bool = True
                     ) -> PlatformStatus:
     now = now or timezone.now()
     fresh = alive_after(now)
-    running_by = Match.objects.filter(status=MatchStatus.RUNNING).values(
+    running_by = Match.objects.filter(status__open=True, status=MatchStatus.RUNNING).values(
         "claimed_by").annotate(n=Count("id"))
     busy_by_host: dict[str, int] = {}
     for row in running_by:  # at most one row per busy worker process
@@ -98,13 +97,14 @@ def platform_status(*, now: datetime | None = None, with_failures: bool = True
                          seen_seconds_ago=(now - w.seen_at).total_seconds(), backend=w.backend)
                for w in WorkerPresence.objects.order_by("name")[:MAX_WORKERS_LISTED]]
     queues: dict[str, dict[str, int]] = {}
-    for row in Match.objects.filter(status__in=OPEN
+    for row in Match.objects.filter(status__open=True
                                     ).values("ladder__slug", "status").annotate(n=Count("id")):
         queues.setdefault(row["ladder__slug"], {})[row["status"]] = row["n"]
     ladder_queues = [LadderQueue(ladder=slug, queued=c.get("queued", 0),
                                  running=c.get("running", 0))
                      for slug, c in sorted(queues.items())]
-    oldest = (Match.objects.filter(status=MatchStatus.QUEUED).order_by("created_at", "pk")
+    oldest = (Match.objects.filter(status__open=True, status=MatchStatus.QUEUED)
+              .order_by("created_at", "pk")
               .values("pk", "created_at").first())
     done = Match.objects.filter(status=MatchStatus.FINISHED,
                                 finished_at__gte=now - timedelta(minutes=5)).aggregate(

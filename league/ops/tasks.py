@@ -1,11 +1,14 @@
-"""Celery hooks of the ops app (autodiscovered by the worker): presence while a worker runs."""
+"""Celery hooks of the ops app (autodiscovered by the worker): presence while a worker runs;
+the beat's database upkeep."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from celery import shared_task
 from celery.signals import worker_ready, worker_shutdown
 
+from league.ops.database import statistics_keep
 from league.ops.presence import Presence
 
 _presence: Presence | None = None
@@ -29,3 +32,9 @@ def _start_presence(sender: Any = None, **_: object) -> None:
 def _stop_presence(**_: object) -> None:
     if _presence is not None:
         _presence.close()
+
+
+@shared_task(name="league.ops.tasks.database_tick")
+def database_tick() -> list[str]:
+    """The tables whose statistics were renewed (SQLite; nothing on PostgreSQL)."""
+    return statistics_keep().analysed

@@ -88,6 +88,26 @@ def test_the_bot_page_shows_versions_chart_data_head_to_head_and_seats(
     assert rejected.pk
 
 
+def test_the_bot_page_reads_its_latest_matches_across_versions_however_many_it_played(
+        people: People) -> None:
+    """Each version's latest few are read from its index, and the newest of those kept:
+    the same as the newest of all, with versions that played in turns and long ago."""
+    from league.web.selectors import Latest
+
+    first, rival = active(people.alice, "one"), active(people.bob, "rival")
+    second = active(people.alice, "one", source=bots.FIRST)
+    third = active(people.alice, "one", source=bots.FIRST + "\n")
+    for n in range(14):  # 1 and 2 in turns, then 3 alone, then 1 once more
+        version = (first, second)[n % 2] if n < 8 else third if n < 13 else first
+        finished(version, rival, seed=n)
+    versions = [third.pk, second.pk, first.pk]
+    everything = list(Participant.objects.filter(version_id__in=versions)
+                      .order_by("-match_id").values_list("pk", "match_id"))
+    for n in (1, 3, 6, 9, 14, 50):
+        assert Latest(versions).rows(n) == everything[:n], n
+    assert Latest([]).rows(5) == []
+
+
 def test_the_version_page_compares_with_the_previous_version(client: Client, people: People
                                                             ) -> None:
     first = active(people.alice, "one")

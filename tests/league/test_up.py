@@ -1,6 +1,7 @@
 """The README's run command on the embedded default: ``./dev up`` starts web, worker and beat
 on SQLite and the filesystem broker, the demo bots get validated and play, and Ctrl-C stops
-everything, leaving no process, bot, match folder or lock behind."""
+everything, leaving no process, bot, match folder or lock behind. Made to last: its logs are
+rotated and its worker processes recycled while the league plays (both set small here)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from tests.sandbox.conftest import leftovers
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.slow
+LOG_BYTES = 20_000
 
 
 def free_port() -> int:
@@ -54,6 +56,13 @@ def finished_ladder_matches(database: Path) -> int:
             return 0
 
 
+def match_processes(database: Path) -> set[str]:
+    """The worker processes (``host:pid``) that played the ladder's finished matches."""
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10) as db:
+        return {row[0] for row in db.execute(
+            "SELECT DISTINCT claimed_by FROM ladders_match WHERE status = 'finished'")}
+
+
 def tournament_states(database: Path) -> dict[str, str]:
     with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10) as db:
         return dict(db.execute("SELECT name, state FROM competitions_tournament"))
@@ -65,7 +74,9 @@ def test_dev_up_runs_the_league_on_sqlite_and_ctrl_c_leaves_nothing(tmp_path: Pa
     env = {k: v for k, v in os.environ.items()
            if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
            and not k.startswith("LEAGUE_")}
-    env.update(BOTLEAGUE_DATA=str(data), PORT=str(port), LEAGUE_MATCHMAKING_SECONDS="2")
+    env.update(BOTLEAGUE_DATA=str(data), PORT=str(port), LEAGUE_MATCHMAKING_SECONDS="2",
+               LEAGUE_LOG_MAX_BYTES=str(LOG_BYTES), LEAGUE_LOG_KEEP="1000",
+               LEAGUE_WORKER_MAX_TASKS="3")
     out = tmp_path / "up.out"
     with open(out, "wb") as sink:
         up = subprocess.Popen(["./dev", "up"], cwd=ROOT, env=env, stdout=sink,
@@ -97,10 +108,15 @@ def test_dev_up_runs_the_league_on_sqlite_and_ctrl_c_leaves_nothing(tmp_path: Pa
             os.killpg(up.pid, signal.SIGKILL)
             up.wait()
     assert "stopping web, worker and beat" in out.read_text()
+    # each pool process played at most 3 tasks before a fresh one took its place
+    assert len(match_processes(data / "league.sqlite3")) > 2 * (os.cpu_count() or 1)
+    logs = sorted((data / "logs").glob("*.log*"))
+    assert (data / "logs" / "worker.log.1").exists(), [log.name for log in logs]
+    assert all(log.stat().st_size <= LOG_BYTES + 65536 for log in logs)  # + one pipe read
     # every process ran clean: a failing periodic task (the ticks) is only a log line
-    for log in sorted((data / "logs").glob("*.log")):
+    for log in logs:
         failed = [line for line in log.read_text().splitlines()
-                  if " ERROR " in line or line.startswith("Traceback")]
+                  if " ERROR " in line or "ERROR/" in line or line.startswith("Traceback")]
         assert not failed, f"{log.name}: {failed[:3]}"
     time.sleep(0.5)
     assert processes_with(f"BOTLEAGUE_DATA={data}") == []
