@@ -21,6 +21,8 @@ export async function resolve(specifier, context, next) {
 }`));
 
 const data = JSON.parse(readFileSync(DATA, "utf8"));
+const undocumented = new Set();
+const TYPES = { function: "function", list: "object", bool: "boolean", int: "number" };
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A board of ``module`` on ``position``: its target, the moves it sent, and helpers. Moves
@@ -30,7 +32,8 @@ function mount(module, header, position, { yourTurn = !position.over, refuse = n
   const target = document.createElement("div");
   document.body.append(target);
   const sent = [];
-  const input = {
+  // Only what docs/viewer.md's contract:play-input lists; reading anything else is noted.
+  const input = new Proxy({
     legalMoves: yourTurn ? position.legal : [],
     yourTurn,
     seat: position.seat,
@@ -38,7 +41,10 @@ function mount(module, header, position, { yourTurn = !position.over, refuse = n
       sent.push(move);
       return refuse ? { ok: false, error: refuse } : { ok: true };
     },
-  };
+  }, { get: (t, key) => {
+    if (typeof key === "string" && !(key in data.input)) undocumented.add(key);
+    return t[key];
+  } });
   const names = Object.fromEntries(header.players.map((p) => [p.seat, p.name]));
   const ctx = { header, names, view: String(position.seat) };
   const handle = module.play(target, position.frame, ctx, input);
@@ -362,15 +368,18 @@ for (const [game, { header, positions }] of Object.entries(data.games)) {
     // A refused move says why, and the board stays usable.
     const refused = mount(module, header, position, { refuse: "illegal move: the engine says no" });
     const legalOne = position.legal.find((m) => m !== "X000") || position.legal[0];
-    c.expect(typeof refused.handle.send === "function", "play() returns no kit");
+    for (const [field, kind] of Object.entries(data.returns)) {
+      c.expect(typeof refused.handle[field] === TYPES[kind], `play() returns no ${field}`);
+    }
     await refused.handle.send(legalOne);
     c.expect(refused.status().textContent.includes("the engine says no") &&
       refused.state() === "error", `${game}: a refusal is not shown`);
-    c.expect(typeof refused.handle.destroy === "function", "play() returns no destroy()");
     refused.handle.destroy();
     await refused.press("ArrowUp");
     c.expect(refused.sent.length === 1, `${game}: keys still bound after destroy()`);
   }
+  c.expect(undocumented.size === 0, `reads input.${[...undocumented]}, not in the contract`);
+  undocumented.clear();
   out[game] = { problems: c.problems, submitted, positions: positions.length };
 }
 console.log(JSON.stringify(out));

@@ -16,6 +16,7 @@ import pytest
 
 import games
 import viewer
+from tests import viewer_contract as contract
 from tests.viewer.play_positions import positions
 
 HERE = Path(__file__).resolve().parent
@@ -25,7 +26,10 @@ def test_every_input_of_every_board_submits_exactly_the_legal_moves(tmp_path: Pa
     node = shutil.which("node")
     if node is None:
         pytest.skip("Node.js is not installed (requirements-apt.txt)")
-    data = {"games": {game: positions(game) for game in games.game_ids()}}
+    data = {"games": {game: positions(game) for game in games.game_ids()},
+            "input": contract.play_fields("play-input"),
+            "returns": contract.play_fields("play-returns")}
+    assert set(data["input"]) == {"legalMoves", "yourTurn", "seat", "submit"}
     path = tmp_path / "positions.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     done = subprocess.run(
