@@ -45,7 +45,7 @@ function buildPage(root, data) {
     parts.players,
     parts.message,
     el("div", { class: "play-main" }, [
-      el("div", { class: "play-stage" }, [parts.result, parts.board, parts.caption]),
+      el("div", { class: "play-stage" }, [parts.result, parts.caption, parts.board]),
       el("aside", { class: "play-side" }, [el("h3", { text: "Moves" }), parts.moves,
         el("p", { class: "muted play-replay" }, [el("a", { href: data.match_url,
           text: "the match's page" }), " (its replay once the game is over)"])]),
@@ -203,7 +203,7 @@ async function boot(root) {
   function render() {
     drawBoard();
     renderMoves();
-    renderPlayers(parts.players, state, receivedAt, performance.now());
+    renderPlayers(parts, state, receivedAt, performance.now());
     renderResult(parts, state, data);
     root.dataset.status = state.status;
     root.dataset.step = state.step;
@@ -240,7 +240,7 @@ async function boot(root) {
   }
 
   const ticker = setInterval(() => {
-    if (state) renderPlayers(parts.players, state, receivedAt, performance.now());
+    if (state) renderPlayers(parts, state, receivedAt, performance.now());
     if (state && ENDED.has(state.status)) clearInterval(ticker);
   }, TICK_MS);
   parts.moves.addEventListener("scroll", () => {

@@ -218,6 +218,12 @@ export function play(target, frame, ctx, input) {
   const seat = input.seat;
   const view = frame.view;
   const size = view.board.length;
+  const root = kit.board.querySelector("svg");
+  if (root && kit.board.clientWidth > 0 && kit.board.clientWidth < 600) {
+    // On a phone the board takes the whole width (the tray below shows your pieces).
+    for (const panel of root.querySelectorAll(".pieces")) panel.remove();
+    root.setAttribute("viewBox", `0 0 ${LEFT + size * CELL + 4} ${TOP + size * CELL + 4}`);
+  }
   const assets = (ctx.header && ctx.header.assets) || {};
   const drawings = assets.pieces || {};
   const mine = (view.pieces_left[seat] || []).filter((letter) => drawings[letter]);
@@ -225,7 +231,6 @@ export function play(target, frame, ctx, input) {
   const shapes = Object.fromEntries(mine.map((l) => [l, orientations(drawings[l])]));
   const start = (assets.start_squares || [])[seat];
   const pick = { letter: null, rot: 0, flipped: false, at: null, passing: false };
-  const root = kit.board.querySelector("svg");
   const spots = svg("g", { class: "spots", "pointer-events": "none" });
   const preview = svg("g", { class: "preview", "pointer-events": "none" });
   if (root) root.append(spots, preview);
@@ -247,7 +252,7 @@ export function play(target, frame, ctx, input) {
   const place = kit.button("Place (Enter)", () => commit(), { enabled: false,
     "data-action": "place" });
   const passButton = kit.button("Pass for good", () => pass(), {
-    enabled: kit.legal.has(PASS), "data-action": "pass" });
+    enabled: kit.legal.has(PASS), "data-action": "pass", class: "secondary" });
   const trayButtons = new Map();
   for (const letter of mine) {
     const cells = shapes[letter][0].cells;
