@@ -34,7 +34,7 @@ HUMAN_GAME_MS = 1_800_000
 BOT_MOVE_MS = 1_000
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Play {title} · botleague</title>
+<title>Play {title} · botleague</title><link rel="icon" href="data:,">
 <script type="importmap">{{"imports": {{"botleague-viewer/": "/static/viewer/"}}}}</script>
 <link rel="stylesheet" href="/static/web/site.css">
 <link rel="stylesheet" href="/static/viewer/viewer.css">
@@ -65,6 +65,8 @@ class StubMatch:
         self.changed = threading.Condition()
         self.turn_started = time.monotonic()
         self.human_used = 0.0
+        self.refuse_next: str | None = None
+        """An error to answer the next move with (a test's server-side refusal)."""
         name = OPPONENTS.get(game_id, "random")
         self.bots = {s: make_player(self.game, name, s, seed=seed + s, time_limit=0.05)
                      for s in range(self.game.num_players) if s != seat}
@@ -137,6 +139,9 @@ class StubMatch:
         with self.changed:
             if self.state.is_over():
                 return 409, {"error": "the game is over"}
+            if self.refuse_next:
+                error, self.refuse_next = self.refuse_next, None
+                return 400, {"error": error}
             if self.state.to_move != self.seat or (step is not None and step != len(self.moves)):
                 return 409, {"error": "not your turn"}
             try:
