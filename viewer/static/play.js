@@ -81,7 +81,7 @@ function renderPlayers(parts, state, receivedAt, now) {
       el("span", { class: "play-clock", role: "timer",
         "aria-label": `${p.name}'s clock` }, [
         move !== null ? clockCell(clockText(move), "move") : null,
-        clockCell(clockText(game), "game"),
+        game !== null || move === null ? clockCell(clockText(game), "game") : null,
       ]),
       el("span", { class: "play-turn", text: running ? (p.human ? "your move" : "thinking…")
         : "" }),
@@ -90,10 +90,14 @@ function renderPlayers(parts, state, receivedAt, now) {
   parts.players.replaceChildren(...cards);
 }
 
+/** The result's text, with why the game ended when the text does not say. */
 function resultText(result) {
   if (!result) return "";
   const text = result.text || "";
-  return result.reason && !text.includes(result.reason) ? `${text} (${result.reason})` : text;
+  const reason = result.reason || "";
+  // A reason code ("both-passed") in words; a sentence stays as it is.
+  const why = /^[a-z]+(-[a-z]+)*$/.test(reason) ? reason.replace(/-/g, " ") : reason;
+  return why && !text.includes(" — ") && !text.includes(why) ? `${text} — ${why}` : text;
 }
 
 /** The result, and for a solo game the ladder's bots on the same seed, the human among them. */

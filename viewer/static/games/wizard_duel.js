@@ -321,6 +321,7 @@ export function play(target, frame, ctx, input) {
     "map to aim (to place your wizard, or an arrow), then tap it again or press the cast " +
     "button. Arrow keys move your wizard; Enter casts at the cell aimed at." });
   const seat = input.seat;
+  kit.board.classList.add("wide-board");
   draw(kit.board, frame, { ...ctx, view: String(seat) });
   const byGroup = new Map();
   for (const move of kit.legal) {
