@@ -74,6 +74,8 @@ def test_a_whole_game_through_the_page(browser: Any, stub: StubServer, game: str
         assert page.locator(".play-seed tr.you").count() == 1
     rows = page.locator(".play-moves .move-row").count()
     assert rows >= 2
+    wide = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert wide[0] <= wide[1], f"the page scrolls sideways: {wide}"
     shoot(page, f"play-stub-{game}-{width}")
     assert problems == [], problems
     context.close()
