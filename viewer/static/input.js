@@ -17,9 +17,10 @@ function foreignKey(event) {
  * Lay out ``target`` for a board you play on and return the kit its game uses:
  * ``board`` (where ``draw`` draws), ``panel`` (the controls), ``say(text, state)``,
  * ``send(move)``, ``legal`` (a Set of ``input.legalMoves``), ``listen``, ``onKey`` and
- * ``destroy``. ``keys`` is the line that documents the keys and gestures.
+ * ``destroy``. ``keys`` is the line that documents the keys and gestures; ``side`` puts a
+ * small panel beside the board on a wide screen.
  */
-export function playKit(target, input, { keys = "" } = {}) {
+export function playKit(target, input, { keys = "", side = false } = {}) {
   const legal = new Set(input.yourTurn ? input.legalMoves || [] : []);
   const kit = {
     legal,
@@ -35,6 +36,8 @@ export function playKit(target, input, { keys = "" } = {}) {
   const unbind = [];
   replaceContent(target, kit.board, kit.status, kit.panel, kit.help);
   target.classList.add("play-target");
+  // A small panel (a keypad, arrows) goes beside the board on a wide screen, in sight.
+  target.classList.toggle("side-panel", side);
   target.dataset.yourTurn = input.yourTurn ? "1" : "0";
 
   /** Say what would happen (``state``: ``info``, ``legal``, ``illegal``, ``busy``, ``error``). */

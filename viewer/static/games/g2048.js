@@ -102,7 +102,7 @@ const SWIPE_PX = 24;
 /** The board to play on: arrow keys (or WASD), a swipe across the board, or the buttons. */
 export function play(target, frame, ctx, input) {
   const kit = playKit(target, input, { keys: "Arrow keys (or W A S D) slide the tiles; on " +
-    "a phone, swipe across the board. A direction that moves nothing is not a move." });
+    "a phone, swipe across the board. A direction that moves nothing is not a move.", side: true });
   draw(kit.board, frame, ctx);
   kit.board.classList.add("swipe-area");
   const word = (move) => DIRECTIONS.find((d) => d.move === move).word;

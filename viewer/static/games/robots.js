@@ -98,7 +98,7 @@ const KEYS = { ArrowUp: "8", ArrowDown: "2", ArrowLeft: "4", ArrowRight: "6", Ho
 export function play(target, frame, ctx, input) {
   const kit = playKit(target, input, { keys: "Keys: the digits as on a keypad (7 8 9 / 4 5 " +
     "6 / 1 2 3; or the number pad, or the arrow keys), 5 or space waits, 0 or T teleports. " +
-    "A step onto a robot or scrap is not a move." });
+    "A step onto a robot or scrap is not a move.", side: true });
   draw(kit.board, frame, ctx);
   const go = (move) => kit.send(move, moveName(move));
   const key = (move, label, attrs = {}) => kit.button(label, () => go(move), {
