@@ -3,6 +3,7 @@ on its own clock, and is judged by the same rules (illegal, timeout)."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from pathlib import Path
@@ -20,9 +21,9 @@ pytestmark = pytest.mark.usefixtures("clean_worker")
 class Scripted(MoveSource):
     """Answers from a function of the request; records what it was asked and told."""
 
-    def __init__(self, choose, clock: SeatClock = SeatClock(), name: str = "person") -> None:
+    def __init__(self, choose, clock: SeatClock | None = None, name: str = "person") -> None:
         self.choose = choose
-        self.clock = clock
+        self.clock = clock or SeatClock()
         self.name = name
         self.requests: list[MoveRequest] = []
         self.started: dict | None = None
@@ -102,7 +103,7 @@ def test_the_game_time_runs_out_across_moves(backend: str) -> None:
     record = play([person, "builtin:random"], backend, seed=1)
     assert forfeit_of(record) == (0, "timeout")
     lefts = [r.game_time_left for r in person.requests]
-    assert lefts[0] == 0.5 and all(a > b for a, b in zip(lefts, lefts[1:], strict=False))
+    assert lefts[0] == 0.5 and all(a > b for a, b in itertools.pairwise(lefts))
     assert all(r.time_left == pytest.approx(r.game_time_left) for r in person.requests)
     assert record.players[0].time_bank_left < 0.2
 
