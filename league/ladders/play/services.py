@@ -7,6 +7,7 @@ from __future__ import annotations
 import secrets
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q
@@ -72,7 +73,8 @@ def exhibition_create(*, user: AbstractBaseUser, game: str, opponent: Bot | None
         _check_opponent(game, opponent, builtin)
     with transaction.atomic():
         # one of a person's requests at a time: two quick clicks never make two games
-        type(user).objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
+        get_user_model().objects.select_for_update().filter(pk=user.pk).values_list(
+            "pk").first()
         mine = Exhibition.objects.filter(user=user, match__status__in=OPEN).count()
         if mine >= settings.LEAGUE_PLAY_GAMES_PER_USER:
             raise PlayError(f"you have {mine} game{'s' if mine != 1 else ''} going already "
