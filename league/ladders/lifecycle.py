@@ -20,6 +20,7 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -55,6 +56,9 @@ the tasks (which import everything else)."""
 
 COMPETITION_KINDS = (MatchKind.TOURNAMENT, MatchKind.CHALLENGE)
 """Matches that belong to a competition: never rated, not counted in a ladder's queue."""
+OWN_SHARE_KINDS = (*COMPETITION_KINDS, MatchKind.EXHIBITION)
+"""Matches with a share of the workers of their own (competitions; exhibitions, on the play
+queue's workers): never counted in a ladder's queue."""
 _LISTENERS: list[Callable[[int], None]] = []
 """Called with the id of a competition's match that has ended (its result committed), in the
 worker that wrote it: competitions sit above ladders, so they register here
@@ -101,13 +105,23 @@ def ring_competition(*, match_id: int, kind: str) -> None:
                           match_id, extra=match_fields(match_id))
 
 
-def match_enqueue(*, match_ids: Iterable[int]) -> None:
-    """Ring the doorbell for queued matches (a doubled message is harmless: claims are once)."""
+def queue_of(kind: str) -> str:
+    """The Celery queue a match of ``kind`` is played from: exhibitions (a person at the
+    board, holding a worker process up to the person's game time) on the play queue and its
+    own workers, so they never take a slot of the ladders' and competitions' workers."""
+    return settings.LEAGUE_PLAY_QUEUE if kind == MatchKind.EXHIBITION \
+        else settings.LEAGUE_MATCH_QUEUE
+
+
+def match_enqueue(*, match_ids: Iterable[int], queue: str | None = None) -> None:
+    """Ring the doorbell for queued matches (a doubled message is harmless: claims are once),
+    on ``queue`` (``queue_of`` their kind; the match queue unless given)."""
+    queue = queue or settings.LEAGUE_MATCH_QUEUE
     for match_id in match_ids:
         updated = Match.objects.filter(pk=match_id, status=QUEUED).update(
             enqueued_at=timezone.now())
         if updated:
             # the league's app by name: Celery's current_app is per thread, and a thread that
             # never set it would fall back to a default app with another broker
-            celery_app.send_task(RUN_MATCH_TASK, (match_id,))
+            celery_app.send_task(RUN_MATCH_TASK, (match_id,), queue=queue)
             log.info("match %s: enqueued", match_id, extra=match_fields(match_id))

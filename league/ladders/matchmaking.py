@@ -17,7 +17,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from league.bots.models import BotVersion
-from league.ladders.lifecycle import COMPETITION_KINDS, OPEN
+from league.ladders.lifecycle import OPEN, OWN_SHARE_KINDS
 from league.ladders.models import (
     Ladder,
     LadderKind,
@@ -47,7 +47,7 @@ def matchmaking_tick(*, rng: random.Random | None = None) -> dict[str, int]:
     that a finished match refills its ladder at once)."""
     rng = rng or random.Random()
     open_now = (Match.objects.filter(ladder=OuterRef("pk"), status__in=OPEN)
-                .exclude(kind__in=COMPETITION_KINDS).order_by()
+                .exclude(kind__in=OWN_SHARE_KINDS).order_by()
                 .values("ladder").annotate(n=Count("pk")).values("n"))
     ladders = list(Ladder.objects.filter(active=True).order_by("pk").annotate(
         open_now=Coalesce(Subquery(open_now), 0)))
@@ -72,8 +72,9 @@ def ladder_fill(*, ladder: Ladder, target: int, rng: random.Random) -> int:
     with transaction.atomic():
         Ladder.objects.select_for_update().filter(pk=ladder.pk).values_list("pk").first()
         # one filler at a time; then what the ladder has open, read again under the lock
+        # (competitions and exhibitions have shares of their own)
         seats = list(Participant.objects.filter(match__ladder=ladder, match__status__in=OPEN)
-                     .exclude(match__kind__in=COMPETITION_KINDS)  # competitions: their share
+                     .exclude(match__kind__in=OWN_SHARE_KINDS)
                      .values_list("match_id", "match__kind", "version_id"))
         room = target - len({match_id for match_id, _, _ in seats})
         cap = settings.LEAGUE_MATCHES_PER_MINUTE

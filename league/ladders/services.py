@@ -22,6 +22,7 @@ from league.ladders.lifecycle import (
     QUEUED,
     match_enqueue,
     match_move,
+    queue_of,
 )
 from league.ladders.models import (
     Ladder,
@@ -113,7 +114,8 @@ def matches_create(*, ladder: Ladder, kind: str,
                     builtin="" if isinstance(who, BotVersion) else who)
         for match, (_, seats) in zip(matches, games, strict=True)
         for seat, who in enumerate(seats)])
-    transaction.on_commit(lambda: match_enqueue(match_ids=[m.pk for m in matches]))
+    transaction.on_commit(lambda: match_enqueue(match_ids=[m.pk for m in matches],
+                                                queue=queue_of(kind)))
     return matches
 
 
@@ -134,7 +136,8 @@ def match_rerun(*, match: Match) -> Match:
             QUEUED, attempts=0, claim_token="", claimed_by="", reason="", detail="",
             heartbeat_at=None, started_at=None, finished_at=None)
         if updated:
-            transaction.on_commit(lambda: match_enqueue(match_ids=[match.pk]))
+            transaction.on_commit(lambda: match_enqueue(match_ids=[match.pk],
+                                                        queue=queue_of(match.kind)))
     match.refresh_from_db()
     return match
 

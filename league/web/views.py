@@ -18,6 +18,7 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 import games
@@ -26,13 +27,21 @@ from league.bots.selectors import owner_or_staff
 from league.competitions.services import CompetitionError, challenge_create
 from league.ladders.lifecycle import PLAYED
 from league.ladders.models import Ladder, Match
-from league.ladders.replays import NoFrames, match_record, may_read_log, viewer_header
+from league.ladders.play.services import exhibition_of
+from league.ladders.replays import (
+    NoFrames,
+    match_record,
+    may_read_log,
+    viewer_header,
+    withheld,
+)
 from league.ladders.selectors import Board, ladder_board, match_get, queue_counts
 from league.rate_limits import RateLimited
 from league.web import selectors
 from league.web.competition_forms import ChallengeForm, sentence
 from league.web.competition_pages import challenger_bots, competition_of, solo_games
 from league.web.match_lists import match_rows
+from league.web.play_pages import ladder_play_form
 from replay.html_export import replay_html
 
 BOARD_PAGE = 50
@@ -126,7 +135,8 @@ def _ladder_page(request: HttpRequest, the_ladder: Ladder,
         "limits": asdict(the_ladder.sandbox_limits), "board": board, "page": page,
         "q": query, "matches": matches,
         "challenge_form": challenge_form or _builtin_form(request, the_ladder),
-        "two_player": the_ladder.game not in solo_games()}, status=status)
+        "two_player": the_ladder.game not in solo_games(),
+        "play": ladder_play_form(the_ladder)}, status=status)
 
 
 def match(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -139,10 +149,13 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
         no_replay = ""
     except NoFrames as error:
         header, no_replay = None, str(error)
+    hidden = withheld(the_match)
+    mine = hidden and exhibition_of(match_id=the_match.pk, user=request.user) is not None
     return render(request, "web/match.html", {
         "match": the_match, "players": players, "viewer_header": header,
         "no_replay": no_replay, "viewer_modules": viewer_modules(header),
-        "competition": competition_of(the_match)})
+        "competition": competition_of(the_match), "withheld": hidden,
+        "play_url": reverse("play", args=[the_match.pk]) if mine else ""})
 
 
 def match_html(request: HttpRequest, match_id: int) -> HttpResponse:
