@@ -78,20 +78,23 @@ def blokus_move(page: Any, rng: random.Random, touch: bool, turns: dict[str, int
     for letter in rng.sample(pieces, len(pieces)):
         press(page, f'.piece-choice[data-piece="{letter}"]', touch)
         for attempt in range(8):
-            if attempt or rng.random() < 0.7:
-                # turn or flip it, by button or key, before looking for a place
-                if attempt % 2 == 0:
-                    if touch or rng.random() < 0.5:
-                        press(page, "button[data-action=rotate]", touch)
-                    else:
-                        page.keyboard.press("r")
-                    turns["rotate"] += 1
+            # turn or flip it (by button, or by key) before looking for a place: at least
+            # one of each in a game, then as luck has it
+            rotate = turns["rotate"] == 0 or (attempt and attempt % 2 == 0) or \
+                (not attempt and rng.random() < 0.4)
+            flip = turns["flip"] == 0 or attempt % 2 == 1 or (not attempt and rng.random() < 0.4)
+            if rotate:
+                if touch or rng.random() < 0.5:
+                    press(page, "button[data-action=rotate]", touch)
                 else:
-                    if touch or rng.random() < 0.5:
-                        press(page, "button[data-action=flip]", touch)
-                    else:
-                        page.keyboard.press("f")
-                    turns["flip"] += 1
+                    page.keyboard.press("r")
+                turns["rotate"] += 1
+            if flip:
+                if touch or rng.random() < 0.5:
+                    press(page, "button[data-action=flip]", touch)
+                else:
+                    page.keyboard.press("f")
+                turns["flip"] += 1
             spots = page.eval_on_selector_all(".play-board .spots .spot", "es => es.map(e =>"
                                               " [e.dataset.row, e.dataset.col])")
             if not spots:
@@ -132,8 +135,7 @@ SWIPES = {"L": (-120, 4), "R": (120, -6), "U": (5, -120), "D": (-3, 120)}
 def g2048_move(page: Any, rng: random.Random, touch: bool) -> str:
     legal = page.eval_on_selector_all(".arrow-pad button:not([disabled])",
                                       "es => es.map(e => e.dataset.move)")
-    # the order a person might favour: down and left first
-    move = next((m for m in "DLRU" if m in legal and rng.random() < 0.8), rng.choice(legal))
+    move = rng.choice(legal)  # no strategy: a short game
     if touch:
         swipe(page, ".play-board svg", *SWIPES[move])
     else:
