@@ -147,7 +147,7 @@ def robots_move(page: Any, rng: random.Random, touch: bool) -> str:
     legal = page.eval_on_selector_all(".keypad button:not([disabled])",
                                       "es => es.map(e => e.dataset.move)")
     steps = [m for m in legal if m != "0"]
-    move = rng.choice(steps) if steps and rng.random() < 0.9 else "0"
+    move = rng.choice(steps) if steps else "0"  # teleport only when cornered
     press(page, f'.keypad button[data-move="{move}"]', touch)
     return move
 

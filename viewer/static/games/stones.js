@@ -43,8 +43,10 @@ export function draw(target, frame) {
 }
 
 export function caption(frame, ctx) {
-  const placed = frame.view.placed || [];
-  return `stones placed ${placed.join(" : ")} · ${turnText(frame, ctx.names)}`;
+  // A seat's own view (the play page's) has no count by player: count the board's stones.
+  const placed = frame.view.placed ? frame.view.placed.join(" : ")
+    : String(frame.view.board.join("").split("#").length - 1);
+  return `stones placed ${placed} · ${turnText(frame, ctx.names)}`;
 }
 
 /** The board to play on: each free cell is a button (click, tap, or Tab and Enter). */
