@@ -1,7 +1,7 @@
 """Positions to play on, from real games: at chosen steps of a game of built-in players, the
-frame a player's play page draws (the spectator's view, or that seat's own where the game
-hides information) and the engine's legal moves for the seat to move, as the play API gives
-them. The Node tests of each module's ``play`` and the static play page read these."""
+frame a player's play page draws (that seat's own view, ``observation(seat)``, as the play
+API gives it for every game) and the engine's legal moves for the seat to move. The Node
+tests of each module's ``play`` read these."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import games
 from benchmarks.records import engine_record
-from replay.frames import SPECTATOR, FrameSource
+from replay.frames import FrameSource
 
 GAMES: dict[str, tuple[list[str], int]] = {
     # game: (built-in players by seat, seed); cheap players, games of a useful length
@@ -36,15 +36,13 @@ def positions(game_id: str, steps: int = 6) -> dict[str, Any]:
     record = engine_record(game_id, seed=seed, players=players)
     source = FrameSource.from_record(record)
     game = games.make_game(game_id, record.options)
-    hidden = game.hidden_information
     total = len(record.moves)
     chosen = sorted({0, 1, 2, *(total * i // steps for i in range(1, steps)), total})
     out = []
     for step in chosen:
         state = game.replay(record.seed, [m.move for m in record.moves[:step]])
         seat = state.to_move if state.to_move is not None else 0
-        view = seat if hidden else SPECTATOR
-        frame = source.frames(step, step + 1, view)[0]
+        frame = source.frames(step, step + 1, seat)[0]
         out.append({"step": step, "seat": seat, "frame": frame,
                     "legal": state.legal_moves(), "over": state.is_over()})
     return {"header": header_of(game_id, [p.name for p in record.players], record.options),
