@@ -23,7 +23,7 @@ import games
 import viewer
 from games.players import make_player
 from replay import MoveRecord
-from replay.frames import SPECTATOR, FrameSource
+from replay.frames import FrameSource
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE_CSS = ROOT / "league" / "web" / "static" / "web"
@@ -89,7 +89,9 @@ class StubMatch:
         hidden = self.game.hidden_information
         source = FrameSource(self.game_id, self.game.options, self.seed, self.moves)
         step = len(self.moves)
-        frame = source.frames(step, step + 1, self.seat if hidden else SPECTATOR)[0]
+        frame = source.frames(step, step + 1, self.seat)[0]  # the seat's own view
+        if hidden and frame["move"] and frame["move"]["seat"] != self.seat:
+            frame["move"]["move"] = None
         to_move = self.state.to_move
         yours = to_move == self.seat
         running = time.monotonic() - self.turn_started
