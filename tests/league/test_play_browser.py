@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.db import connections
 
 from league.ladders.models import Ladder, Match
 from tests.browser import chromium, shoot, watch_for_errors
@@ -78,8 +79,13 @@ def open_game(league: PlayLeague, browser: Any, who: str, sizes: dict[str, Any],
 
 def result_of(league: PlayLeague, match: int) -> dict[str, Any]:
     with league.orm():
-        row = Match.objects.get(pk=match)
-        return {"status": row.status, "reason": row.reason, **(row.result or {})}
+        try:
+            row = Match.objects.get(pk=match)
+            return {"status": row.status, "reason": row.reason, **(row.result or {})}
+        finally:
+            # Made while Playwright's loop runs, this connection is not the one pytest-django
+            # closes at the end: left open, it would keep the test database from being dropped.
+            connections.close_all()
 
 
 def check_end(page: Any, league: PlayLeague, match: int, name: str) -> dict[str, Any]:
