@@ -5,12 +5,15 @@
 
 import { el, replaceContent } from "botleague-viewer/dom.js";
 
-/** Keys that name nothing to a board: typing in a field, or a shortcut of the browser. */
+/** Keys that are not the board's: typing in a field, pressing a focused button, or a
+ *  shortcut of the browser. */
 function foreignKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return true;
   const t = event.target;
   const tag = t && t.tagName ? t.tagName.toLowerCase() : "";
-  return tag === "input" || tag === "select" || tag === "textarea";
+  if (tag === "input" || tag === "select" || tag === "textarea") return true;
+  // Enter or space on a focused button or link presses it, nothing else.
+  return (event.key === "Enter" || event.key === " ") && (tag === "button" || tag === "a");
 }
 
 /**
