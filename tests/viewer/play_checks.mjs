@@ -183,6 +183,10 @@ async function blokus(module, header, position, c, full) {
     for (let i = 0; i < Math.abs(way.col - c0); i += 1) await p.press(way.col > c0 ? "ArrowRight" : "ArrowLeft");
     c.expect(p.target.querySelector(".play-board").dataset.preview === code, "arrow keys");
     c.expect(p.sent.length === 0 && at, "moving the preview sent a move");
+    // Enter on a focused button is that button's, not the board's
+    p.fire(p.target.querySelector("button[data-action=rotate]"), "keydown", { key: "Enter" });
+    await tick();
+    c.expect(p.sent.length === 0, "Enter on a focused button placed the piece");
     await p.press("Enter");
     c.expect(p.sent.length === 1 && p.sent[0] === code, `Enter sent ${p.sent} for ${code}`);
   }
