@@ -21,7 +21,7 @@ import pytest
 from django.db import connections
 
 from league.ladders.models import Ladder, Match
-from tests.browser import chromium, shoot, watch_for_errors
+from tests.browser import shoot, watch_for_errors
 from tests.league.play_world import PlayLeague, running_play_league
 from tests.play_driver import (
     cell,
@@ -52,17 +52,16 @@ def league(django_db_setup: None, django_db_blocker: Any,
             # short duels: every turn of a whole game is still played through the page
             Ladder.objects.filter(game="wizard_duel").update(
                 options={"turns_each": WIZARD_TURNS})
+            connections.close_all()  # see result_of
         yield world
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One Chromium for the module. Playwright's sync API runs an event loop in this thread;
-    the ORM calls made in between are plain synchronous ones."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        with chromium() as b:
-            yield b
+@pytest.fixture
+def browser(viewer_browser: Any) -> Any:
+    """Chromium for one test (conftest's): started after the test's database access is set
+    up and closed before it is torn down, so no connection is made inside Playwright's loop
+    but the test's own (``result_of`` closes those)."""
+    return viewer_browser
 
 
 def open_game(league: PlayLeague, browser: Any, who: str, sizes: dict[str, Any],
@@ -117,6 +116,13 @@ def test_stones_against_the_perfect_player_lost_with_an_illegal_cell_refused(
     state, text = status_line(page)
     assert state == "illegal" and blocked in text and posts == []
     assert page.locator(".play-player[data-seat='1'][data-running='1']").count() == 1
+    # the running clock counts down on the page between the server's answers
+    clock = ".play-player[data-seat='1']"
+    first = int(page.get_attribute(clock, "data-move-ms"))
+    page.wait_for_timeout(1200)
+    later = int(page.get_attribute(clock, "data-move-ms"))
+    assert first - 2500 < later < first - 700, (first, later)
+    assert first <= HUMAN_MOVE_SECONDS * 1000
     shoot(page, "play-stones-illegal")
     done = play_to_end(page, "stones")
     end = check_end(page, league, match, "stones-lost")
