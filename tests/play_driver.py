@@ -143,12 +143,16 @@ def g2048_move(page: Any, rng: random.Random, touch: bool) -> str:
     return move
 
 
-def robots_move(page: Any, rng: random.Random, touch: bool) -> str:
+def robots_move(page: Any, rng: random.Random, touch: bool, keys: bool = False) -> str:
+    """A keypad button (or, with ``keys``, its digit key) for a free neighbouring cell."""
     legal = page.eval_on_selector_all(".keypad button:not([disabled])",
                                       "es => es.map(e => e.dataset.move)")
     steps = [m for m in legal if m != "0"]
     move = rng.choice(steps) if steps else "0"  # teleport only when cornered
-    press(page, f'.keypad button[data-move="{move}"]', touch)
+    if keys:
+        page.keyboard.press(move)
+    else:
+        press(page, f'.keypad button[data-move="{move}"]', touch)
     return move
 
 
@@ -176,8 +180,8 @@ def wizard_move(page: Any, rng: random.Random, touch: bool) -> str:
 
 
 def play_to_end(page: Any, game: str, *, touch: bool = False, seed: int = 1,
-                max_moves: int = 400, blokus_pieces: int = 3, timeout: float = 30_000
-                ) -> dict[str, Any]:
+                max_moves: int = 400, blokus_pieces: int = 3, timeout: float = 30_000,
+                robot_keys: bool = False) -> dict[str, Any]:
     """Make the human's moves until the game ends; what was sent and used, by kind."""
     rng = random.Random(seed)
     done: dict[str, Any] = {"moves": [], "rotate": 0, "flip": 0}
@@ -195,7 +199,7 @@ def play_to_end(page: Any, game: str, *, touch: bool = False, seed: int = 1,
         elif game == "g2048":
             move = g2048_move(page, rng, touch)
         elif game == "robots":
-            move = robots_move(page, rng, touch)
+            move = robots_move(page, rng, touch, keys=robot_keys)
         else:
             move = wizard_move(page, rng, touch)
         done["moves"].append(move)

@@ -52,6 +52,9 @@ def league(django_db_setup: None, django_db_blocker: Any,
             # short duels: every turn of a whole game is still played through the page
             Ladder.objects.filter(game="wizard_duel").update(
                 options={"turns_each": WIZARD_TURNS})
+            # 2048 on 3 x 3: a whole game by keys in tens of moves, not hundreds (the bot's
+            # run on the seed, from the cast, was on the default 4 x 4)
+            Ladder.objects.filter(game="g2048").update(options={"rows": 3, "cols": 3})
             connections.close_all()  # see result_of
         yield world
 
