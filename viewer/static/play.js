@@ -34,6 +34,7 @@ function buildPage(root, data) {
   const parts = {
     players: el("div", { class: "play-players" }),
     message: el("p", { class: "play-message", role: "alert", hidden: true }),
+    note: el("p", { class: "play-note", role: "status", hidden: true }),
     board: el("div", { class: "play-game", "data-game": data.game }),
     caption: el("p", { class: "viewer-caption play-caption", "aria-live": "polite" }),
     result: el("section", { class: "play-result", hidden: true, "aria-live": "polite" }),
@@ -44,6 +45,7 @@ function buildPage(root, data) {
   replaceContent(root,
     parts.players,
     parts.message,
+    parts.note,
     el("div", { class: "play-main" }, [
       el("div", { class: "play-stage" }, [parts.result, parts.caption, parts.board]),
       el("aside", { class: "play-side" }, [el("h3", { text: "Moves" }), parts.moves,
@@ -209,6 +211,10 @@ async function boot(root) {
     renderMoves();
     renderPlayers(parts, state, receivedAt, performance.now());
     renderResult(parts, state, data);
+    // The server's word while the game is not under way yet ("waiting for a free board").
+    const note = !ENDED.has(state.status) && state.message;
+    parts.note.hidden = !note;
+    parts.note.textContent = note || "";
     root.dataset.status = state.status;
     root.dataset.step = state.step;
     root.dataset.yourTurn = state.your_turn ? "1" : "0";
