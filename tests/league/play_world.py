@@ -197,9 +197,11 @@ class PlayLeague:
         found = re.search(r'<ul class="messages"><li class="[^"]*">(.*?)</li>', page, re.S)
         return found.group(1) if found else f"(no message on {where})"
 
-    def state(self, session: requests.Session, match: int, since: int | None = None
-              ) -> dict[str, Any]:
-        query = "" if since is None else f"?since={since}"
+    def state(self, session: requests.Session, match: int, since: int | None = None,
+              status: str | None = None) -> dict[str, Any]:
+        """``GET /api/play/<id>/``; with ``since`` (and the ``status`` seen), a long poll."""
+        query = "" if since is None else f"?since={since}" + (
+            f"&status={status}" if status else "")
         answer = session.get(f"{self.url}/api/play/{match}/{query}", timeout=60)
         assert answer.status_code == 200, (answer.status_code, answer.text)
         return answer.json()
@@ -216,10 +218,10 @@ class PlayLeague:
         deadline = time.monotonic() + timeout
         state = self.state(session, match)
         while not done(state):
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}: {state}\n"
+            if time.monotonic() > deadline or state["status"] not in ("queued", "running"):
+                raise AssertionError(f"no {what} (timed out, or the game ended): {state}\n"
                                      f"{self.play.text()[-3000:]}")
-            state = self.state(session, match, since=state["step"])
+            state = self.state(session, match, since=state["step"], status=state["status"])
         return state
 
     def play_out(self, session: requests.Session, match: int,
@@ -233,9 +235,7 @@ class PlayLeague:
             if state["your_turn"]:
                 answer = self.move(session, match, choose(state), state["step"])
                 assert answer.status_code == 200, (answer.status_code, answer.text)
-                state = self.state(session, match, since=state["step"])
-            else:
-                state = self.state(session, match, since=state["step"])
+            state = self.state(session, match, since=state["step"], status=state["status"])
         return state
 
     # -- the database ---------------------------------------------------------------------
