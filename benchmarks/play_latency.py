@@ -118,7 +118,7 @@ def league_latencies(league: PlayLeague, game: str, opponent: str, moves: int, s
     while len(samples) < moves:
         match = league.start(person, opponent=f"builtin:{opponent}", game=game, seat=0)
         state = league.wait_state(person, match, lambda s: s["your_turn"]
-                                  or s["status"] not in ("queued", "running"))
+                                  and s["status"] == "running")
         while state["your_turn"] and len(samples) < moves:
             step = state["step"]
             sent = time.perf_counter()

@@ -252,6 +252,7 @@ def league_processes(env: dict[str, str], logs: Path, *, port: int, play_slots: 
     and a play worker of ``play_slots`` processes, serving; stopped at the end."""
     python = sys.executable
     url = f"http://127.0.0.1:{port}"
+    logs.mkdir(parents=True, exist_ok=True)
     web = spawn("web", [python, "-m", "gunicorn", "league.wsgi:application", "--bind",
                         f"127.0.0.1:{port}", "--workers", "1", "--threads", "16",
                         "--graceful-timeout", "2"], env, logs)

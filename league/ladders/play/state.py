@@ -84,7 +84,9 @@ def play_state(*, exhibition: Exhibition, since: int | None = None,
     state = source.state_at(step) if source is not None else None
     playing = match.status in OPEN
     to_move = state.to_move if playing and state is not None else None
-    your_turn = to_move == seat
+    # a move sent for this step and not played yet: the turn is taken, whatever the board says
+    sent = ex.move_step == step and to_move == seat
+    your_turn = to_move == seat and not sent
     hidden = game.hidden_information
     frame = None
     if source is not None:
