@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from league.ladders.models import MatchStatus
+
 
 class PlayPlayerSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
@@ -66,6 +68,9 @@ class PlayQuerySerializer(serializers.Serializer):
     since = serializers.IntegerField(required=False, min_value=-1, help_text=(
         "the step you have: the answer waits (up to ~20 s) until the game moves past it, "
         "ends, or starts"))
+    status = serializers.ChoiceField(choices=MatchStatus.choices, required=False, help_text=(
+        "the status you have (with since): the answer also comes as soon as the game's "
+        "differs (queued to running)"))
 
 
 class MoveRequestSerializer(serializers.Serializer):

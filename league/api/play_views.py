@@ -55,8 +55,9 @@ class PlayState(_PlayView):
     @extend_schema(parameters=[PlayQuerySerializer], responses={200: PlayStateSerializer})
     def get(self, request: Request, match_id: int) -> Response:
         exhibition = _mine(request, match_id)
-        since = query_filters(request, PlayQuerySerializer).get("since")
-        return Response(play_state(exhibition=exhibition, since=since))
+        query = query_filters(request, PlayQuerySerializer)
+        return Response(play_state(exhibition=exhibition, since=query.get("since"),
+                                   status=query.get("status")))
 
 
 class PlayMove(_PlayView):

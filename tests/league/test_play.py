@@ -74,6 +74,8 @@ def test_an_illegal_move_is_refused_with_the_engines_words_then_a_legal_one_is_t
     assert play_league.move(alice, match, "0,0", 3).status_code == 409  # a step gone by
     accepted = play_league.move(alice, match, "0,0", 0)
     assert accepted.status_code == 200 and accepted.json() == {"accepted": True}
+    sent = play_league.state(alice, match)  # the turn is taken, played or not yet
+    assert sent["step"] > 0 or (not sent["your_turn"] and sent["legal_moves"] == [])
     again = play_league.move(alice, match, "1,1", 0)
     assert again.status_code == 409, again.text
     after = play_league.wait_state(alice, match, lambda s: s["step"] >= 2, what="the reply")

@@ -117,20 +117,30 @@ def test_a_bot_that_crashes_mid_game_forfeits_against_a_source(tmp_path: Path,
 
 
 def bots_cpu_seconds() -> float:
-    """CPU time of every process running as a bot slot's uid (the bots of this match)."""
-    total = 0
+    """CPU time of this process's descendants that run as a bot slot's uid: this match's
+    bots (other referees on the machine have bots of their own)."""
+    children: dict[int, list[int]] = {}
+    stats: dict[int, list[str]] = {}
     for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            status = Path(f"/proc/{entry}/status").read_text()
-            uid = int(next(line for line in status.splitlines()
-                           if line.startswith("Uid:")).split()[1])
-            if UID_BASE <= uid < UID_BASE + SLOT_COUNT:
+        if entry.isdigit():
+            try:
                 fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-                total += int(fields[11]) + int(fields[12])
-        except (OSError, StopIteration, IndexError, ValueError):
+            except OSError:
+                continue
+            stats[int(entry)] = fields
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    total, todo = 0, list(children.get(os.getpid(), []))
+    while todo:
+        pid = todo.pop()
+        todo += children.get(pid, [])
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
             continue
+        uid = int(next(line for line in status.splitlines()
+                       if line.startswith("Uid:")).split()[1])
+        if UID_BASE <= uid < UID_BASE + SLOT_COUNT:
+            total += int(stats[pid][11]) + int(stats[pid][12])
     return total / os.sysconf("SC_CLK_TCK")
 
 

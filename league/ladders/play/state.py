@@ -45,24 +45,30 @@ def _snapshot(match_id: int) -> tuple[str, int, int] | None:
             .values_list("status", "attempts", "published").first())
 
 
-def wait_for_change(match_id: int, since: int, timeout: float | None = None) -> None:
+def wait_for_change(match_id: int, since: int, status: str | None = None,
+                    timeout: float | None = None) -> None:
     """Return once the game is past step ``since`` (or back before it: a new attempt),
-    has ended, or has started or been claimed again; at the latest after ``timeout``
+    has ended, or its status is no longer ``status`` (the one the page has; when not given,
+    the one it had when the wait began); at the latest after ``timeout``
     (``LEAGUE_PLAY_LONG_POLL_SECONDS``). Reads one row a ``LEAGUE_PLAY_POLL_SECONDS``."""
     deadline = time.monotonic() + (settings.LEAGUE_PLAY_LONG_POLL_SECONDS if timeout is None
                                    else timeout)
-    first = _snapshot(match_id)
-    now = first
-    while now is not None and now == first and now[0] in OPEN and now[2] == since \
-            and time.monotonic() < deadline:
+    now = _snapshot(match_id)
+    if now is None:
+        return
+    seen = (status or now[0], now[1])
+    while now is not None and (now[0], now[1]) == seen and now[0] in OPEN \
+            and now[2] == since and time.monotonic() < deadline:
         time.sleep(settings.LEAGUE_PLAY_POLL_SECONDS)
         now = _snapshot(match_id)
 
 
-def play_state(*, exhibition: Exhibition, since: int | None = None) -> dict[str, Any]:
-    """The state of the person's game (``since``: long-poll until it moves past that)."""
+def play_state(*, exhibition: Exhibition, since: int | None = None,
+               status: str | None = None) -> dict[str, Any]:
+    """The state of the person's game (``since``, and the ``status`` the page has: long-poll
+    until it moves past them)."""
     if since is not None:
-        wait_for_change(exhibition.pk, since)
+        wait_for_change(exhibition.pk, since, status)
     ex = Exhibition.objects.get(pk=exhibition.pk)  # the worker's latest ask
     match = matches_with_players().get(pk=ex.pk)
     seat = ex.seat
@@ -78,7 +84,9 @@ def play_state(*, exhibition: Exhibition, since: int | None = None) -> dict[str,
     state = source.state_at(step) if source is not None else None
     playing = match.status in OPEN
     to_move = state.to_move if playing and state is not None else None
-    your_turn = to_move == seat
+    # a move sent for this step and not played yet: the turn is taken, whatever the board says
+    sent = ex.move_step == step and to_move == seat
+    your_turn = to_move == seat and not sent
     hidden = game.hidden_information
     frame = None
     if source is not None:
