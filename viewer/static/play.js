@@ -229,7 +229,9 @@ async function boot(root) {
 
   async function follow() {
     for (;;) {
-      const url = state ? `${data.state_url}?since=${state.step}` : data.state_url;
+      // Answered at once the first time; then when the step or the status differs from ours.
+      const url = state ? `${data.state_url}?since=${state.step}&status=` +
+        `${encodeURIComponent(state.status)}` : data.state_url;
       let next;
       try {
         const response = await fetch(url, { credentials: "same-origin",
