@@ -64,7 +64,8 @@ export function playKit(target, input, { keys = "", side = false } = {}) {
       return false;
     }
     if (!legal.has(move)) {
-      kit.say(`${words} is not a legal move here.`, "illegal");
+      kit.say(`${words.charAt(0).toUpperCase()}${words.slice(1)} is not a legal move here.`,
+        "illegal");
       return false;
     }
     kit.busy = true;

@@ -19,7 +19,7 @@ function cookie(name) {
 }
 
 /** Milliseconds as a clock shows them: 4:59, 1:02:03, and tenths under ten seconds. */
-export function clockText(ms) {
+function clockText(ms) {
   if (ms === null || ms === undefined) return "no limit";
   const left = Math.max(0, ms);
   if (left < 10_000) return `0:0${(left / 1000).toFixed(1)}`;
