@@ -38,6 +38,8 @@ WHAT = {
     "viewer": "too many requests from this client",
     "tournament": "too many tournaments made",
     "challenge": "too many challenge games asked for",
+    "play": "too many games against bots started",
+    "play-api": "too many requests from this game's page",
 }
 """What each scope counts, as a refusal says it."""
 

@@ -269,12 +269,33 @@ LEAGUE_COMPETITION_OPEN = env_int("LEAGUE_COMPETITION_OPEN", 0, minimum=0)
 ladders' queues hold together, so each side gets about half the workers when both have
 work; ``competitions.progress``)."""
 
+# -- Playing against bots in the browser (league.ladders.play, docs/play.md) -----------------
+LEAGUE_PLAY_SLOTS = env_int("LEAGUE_PLAY_SLOTS", 4, minimum=1)
+"""Games against people at once, the league over: the play workers' processes together (``./dev
+up`` starts one play worker of this many; compose's ``play`` service takes it too). A new game
+is refused while this many are queued or playing."""
+LEAGUE_PLAY_GAMES_PER_USER = env_int("LEAGUE_PLAY_GAMES_PER_USER", 2, minimum=1)
+"""Games one person may have queued or playing at once."""
+LEAGUE_PLAY_MOVE_SECONDS = env_float("LEAGUE_PLAY_MOVE_SECONDS", 300.0, minimum=0.5)
+"""A person's time for each move; running out is a ``timeout`` forfeit (a closed tab ends so)."""
+LEAGUE_PLAY_GAME_SECONDS = env_float("LEAGUE_PLAY_GAME_SECONDS", 1800.0, minimum=0.5)
+"""A person's time for the whole game."""
+LEAGUE_PLAY_POLL_SECONDS = env_float("LEAGUE_PLAY_POLL_SECONDS", 0.02, minimum=0.001)
+"""How often the database is read while waiting: by a play worker for the person's move when
+there is no Redis to block on, and by the state endpoint's long poll for the game to move."""
+LEAGUE_PLAY_LONG_POLL_SECONDS = env_float("LEAGUE_PLAY_LONG_POLL_SECONDS", 20.0, minimum=0.0)
+"""The longest a state request waits for the game to move before answering as it is."""
+
 LEAGUE_MATCH_QUEUE = "celery"
 LEAGUE_TICK_QUEUE = "ticks"
 """Matches go to the match queue (Celery's default); the beat's ticks, and the bell a
 competition's ended match rings, to a queue of their own with a worker process of its own
 (``./dev up`` and compose start one), so no match ever waits behind a tick and a slow tick
 never takes a match worker's slot."""
+LEAGUE_PLAY_QUEUE = "play"
+"""Exhibitions (a person at the board) go to a queue of their own, played by play workers
+(``LEAGUE_PLAY_SLOTS`` processes): a person's game holds its process up to the person's game
+time, and must never hold a ladder's slot."""
 CELERY_TASK_DEFAULT_QUEUE = LEAGUE_MATCH_QUEUE
 CELERY_TASK_ROUTES = {name: {"queue": LEAGUE_TICK_QUEUE} for name in (
     "league.ladders.tasks.matchmaking_tick", "league.ladders.tasks.reaper_tick",
@@ -310,12 +331,15 @@ RATE_LIMITS = {
     "login": env_rate("LEAGUE_LOGIN_FAILURES", "5/15min"),
     "tournament": env_rate("LEAGUE_TOURNAMENTS_PER_USER", "3/day"),
     "challenge": env_rate("LEAGUE_CHALLENGE_GAMES_PER_USER", "60/hour"),
+    "play": env_rate("LEAGUE_PLAY_GAMES_RATE", "30/hour"),
+    "play-api": env_rate("API_THROTTLE_PLAY", "1200/min"),
 }
 """Counts per period (``league.rate_limits``): API requests (``anon`` by address, ``user`` by
 user, ``viewer`` for the replay viewer's header and frames instead of the others); uploads per
 user, through pages and API alike; sign-ups per address; API tokens made per user; failed
 log-ins per name and address; tournaments made per user (staff: no limit); challenge games
-asked for per user."""
+asked for per user; games against bots started per user (``play``), and the play page's reads
+and moves per user (``play-api``, instead of ``user``)."""
 LEAGUE_MAX_VALIDATING = env_int("LEAGUE_MAX_VALIDATING", 3, minimum=1)
 """Versions of one user that may wait for validation at once; one more upload is refused."""
 

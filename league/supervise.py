@@ -1,5 +1,6 @@
-"""``./dev up``: the whole league on one machine — web server, Celery worker and beat — started
-together, watched, and stopped together on Ctrl-C or SIGTERM, leaving nothing behind."""
+"""``./dev up``: the whole league on one machine — web server, Celery workers (matches, the
+beat's ticks, games against people) and beat — started together, watched, and stopped
+together on Ctrl-C or SIGTERM, leaving nothing behind."""
 
 from __future__ import annotations
 
@@ -55,6 +56,13 @@ def commands(host: str, port: int, workers: int) -> dict[str, list[str]]:
         "ticks": [python, "-m", "celery", "-A", "league", "worker", "-l", "info", "-c", "1",
                   "-n", "ticks@%h", "-Q", settings.LEAGUE_TICK_QUEUE, "--without-mingle",
                   "--without-gossip", "--without-heartbeat"],
+        # Games against people on a queue and processes of their own: a person's game holds
+        # its process for up to the person's game time, mostly waiting (no CPU: a blocking
+        # read), and must never take a slot from the ladders.
+        "play": [python, "-m", "celery", "-A", "league", "worker", "-l", "info", "-c",
+                 str(settings.LEAGUE_PLAY_SLOTS), "-n", "play@%h", "-Q",
+                 settings.LEAGUE_PLAY_QUEUE, "--without-mingle", "--without-gossip",
+                 "--without-heartbeat"],
         # No pidfile: a lock file is one more thing a crash would leave behind.
         "beat": [python, "-m", "celery", "-A", "league", "beat", "-l", "info", "--pidfile=",
                  "-s", str(Path(settings.DATA_DIR) / "celerybeat-schedule")],
@@ -91,7 +99,7 @@ def run(host: str, port: int, workers: int, say: Callable[[str], object]) -> int
                     return 1
             time.sleep(0.5)
     except Stop as stop:
-        say(f"{stop}: stopping web, worker and beat")
+        say(f"{stop}: stopping web, workers and beat")
         return 0
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):

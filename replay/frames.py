@@ -136,6 +136,14 @@ class FrameSource:
             self._state_at(len(self.moves))
         return self.broken
 
+    def state_at(self, step: int) -> State | None:
+        """A copy of the engine's state at ``step`` (a board to check a move on), or None
+        past the record or a broken step."""
+        with self._lock:
+            if self.game is None or not 0 <= step < self.total:
+                return None
+            return self._state_at(step)
+
     def frames(self, start: int, stop: int, view: View = SPECTATOR) -> list[dict[str, Any]]:
         """Frames ``start`` to ``stop - 1`` (clamped; at most ``MAX_RANGE``), ending early at
         a broken step."""

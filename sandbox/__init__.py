@@ -7,6 +7,9 @@
                        backend="process")
     record.result.summary(), record.to_json()
 
+A seat may be a ``MoveSource`` instead of a bot (``sandbox.seats``): moves from outside any
+process, such as a person's, on a clock of its own.
+
 Backends: ``process`` (bubblewrap namespaces, the default), ``docker`` (one container per
 bot), ``bare`` (no isolation: the benchmark baseline only). See ``docs/sandbox.md`` and the
 bot protocol in ``docs/protocol.md``.
@@ -19,6 +22,7 @@ from sandbox.forfeits import PLAYING_FORFEITS, ForfeitKind
 from sandbox.limits import Limits
 from sandbox.packages import BotSpec
 from sandbox.referee import run_match
+from sandbox.seats import MoveRequest, MoveSource, SeatClock
 
 FORFEIT_REASONS = tuple(str(kind) for kind in PLAYING_FORFEITS)
 
@@ -33,7 +37,10 @@ __all__ = [
     "BotSpec",
     "ForfeitKind",
     "Limits",
+    "MoveRequest",
+    "MoveSource",
     "SandboxError",
+    "SeatClock",
     "get_backend",
     "run_match",
 ]

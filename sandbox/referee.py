@@ -6,6 +6,10 @@ paused as soon as the first move of the match is made. From then on, every bot n
 is paused, so it cannot think on the other's time. Every way a bot can fail becomes a
 forfeit with a reason: ``timeout``, ``crash``, ``illegal``, ``malformed``, ``output-limit``,
 ``memory-limit``.
+
+A seat may instead be a ``MoveSource`` (``sandbox.seats``): moves from outside any process (a
+person), asked for with the same observation and legal moves, on the source's own clock, and
+judged by the same rules: an illegal move forfeits, no move in time is a ``timeout``.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from sandbox.limits import Limits
 from sandbox.match_folders import match_folder, sweep_stale_match_folders
 from sandbox.packages import BotPackage, BotSpec, check_spec, readable_by_anyone, unpack
 from sandbox.runtime import library_dir
+from sandbox.seats import MoveRequest, MoveSource
 
 OnMove = Callable[[State, MoveRecord], None]
 log = logging.getLogger(__name__)
@@ -40,13 +45,15 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class _Seat:
-    """Everything the referee tracks for one bot during a match."""
+    """Everything the referee tracks for one seat during a match: a bot, or a source."""
 
     seat: int
-    spec: BotSpec
-    launch: LaunchSpec
+    launch: LaunchSpec | None
+    """How to start the seat's bot; None for a ``MoveSource``."""
     record: PlayerRecord
     bank: float
+    """A bot's time bank left; a source's game time left."""
+    source: MoveSource | None = None
     bot: RunningBot | None = None
     channel: Channel | None = None
     exit: ExitInfo | None = None
@@ -62,7 +69,11 @@ class _Forfeit:
     detail: str
 
 
-def run_match(game_id: str, bots: Sequence[BotSpec | BotPackage | str], *,
+Seat = BotSpec | BotPackage | MoveSource | str
+"""What ``run_match`` takes for each seat."""
+
+
+def run_match(game_id: str, bots: Sequence[Seat], *,
               options: dict[str, Any] | None
               = None, seed: int = 0, limits: Limits | None = None,
               backend: str | Backend = "process", on_move: OnMove | None = None) -> MatchRecord:
@@ -70,7 +81,8 @@ def run_match(game_id: str, bots: Sequence[BotSpec | BotPackage | str], *,
 
     A bot is a path (file, folder, zip) or ``builtin:NAME`` to unpack into the match's folder,
     or a ``BotPackage`` already unpacked (the league's workers unpack each version once, into
-    a read-only cache, and hand it over as it is).
+    a read-only cache, and hand it over as it is), or a ``MoveSource``: a seat that is not a
+    process (``sandbox.seats``).
 
     Raises ``GameError`` (unknown game, bad options), ``BotPackageError`` (a bot that cannot
     be played: bad path, no entry point, does not compile) and ``BackendUnavailable`` before
@@ -79,7 +91,8 @@ def run_match(game_id: str, bots: Sequence[BotSpec | BotPackage | str], *,
     wrong during play is a forfeit in the record.
     """
     game = games.make_game(game_id, options)
-    specs = [b if isinstance(b, BotSpec | BotPackage) else BotSpec(b) for b in bots]
+    specs = [b if isinstance(b, BotSpec | BotPackage | MoveSource) else BotSpec(b)
+             for b in bots]
     if len(specs) != game.num_players:
         raise SandboxError(f"{game_id} is played by {game.num_players} bot(s); "
                            f"got {len(specs)}")
@@ -98,8 +111,12 @@ def run_match(game_id: str, bots: Sequence[BotSpec | BotPackage | str], *,
                     s.bot.cleanup()
 
 
-def _prepare(game_id: str, seat: int, bot: BotSpec | BotPackage, limits: Limits,
+def _prepare(game_id: str, seat: int, bot: BotSpec | BotPackage | MoveSource, limits: Limits,
              backend: Backend, workdir: Path) -> _Seat:
+    if isinstance(bot, MoveSource):
+        bank = bot.clock.game_time
+        return _Seat(seat, None, PlayerRecord(seat=seat, name=bot.name, source="",
+                                              time_bank_left=bank), bank, source=bot)
     spec = bot.spec if isinstance(bot, BotPackage) else bot
     check_spec(spec)
     lib = library_dir()
@@ -116,7 +133,7 @@ def _prepare(game_id: str, seat: int, bot: BotSpec | BotPackage, limits: Limits,
         places = backend.places_for(lib, None, None)
         launch = LaunchSpec(builtin_command(spec.builtin_name, places), limits, lib,
                             label=spec.name)
-        return _Seat(seat, spec, launch, record, limits.time_bank)
+        return _Seat(seat, launch, record, limits.time_bank)
     if isinstance(bot, BotPackage) and readable_by_anyone(bot.root):
         package = bot
     else:  # a path to unpack, or a package behind a private folder a bot's uid cannot cross
@@ -126,7 +143,7 @@ def _prepare(game_id: str, seat: int, bot: BotSpec | BotPackage, limits: Limits,
     places = backend.places_for(lib, package.root, build)
     launch = LaunchSpec(bot_command(package.language, package.entry, places), limits, lib,
                         package_dir=package.root, build_dir=build, label=spec.name)
-    return _Seat(seat, spec, launch, record, limits.time_bank)
+    return _Seat(seat, launch, record, limits.time_bank)
 
 
 class _Match:
@@ -149,6 +166,10 @@ class _Match:
         began = time.monotonic()
         try:
             self._launch_all()
+            for s in self.seats:
+                if s.source is not None:
+                    s.source.start(game=self.game.id, options=dict(self.game.options),
+                                   seat=s.seat, players=self.game.num_players)
             while (seat := self.state.to_move) is not None:
                 forfeit = self._turn(self.seats[seat])
                 if forfeit is not None:
@@ -169,6 +190,8 @@ class _Match:
 
     # -- one turn -------------------------------------------------------------------------
     def _turn(self, s: _Seat) -> _Forfeit | None:
+        if s.source is not None:
+            return self._source_turn(s, s.source)
         first = not s.greeted
         message = protocol.encode(protocol.turn_message(
             len(self.state.history), self.state.observation(s.seat),
@@ -202,6 +225,29 @@ class _Match:
             if self.limits.pause_grace == 0:
                 self._pause_waiting()
         return self._judge(s, reply.status, reply.line, elapsed, first, allowance)
+
+    def _source_turn(self, s: _Seat, source: MoveSource) -> _Forfeit | None:
+        """Ask the source for a move on its own clock; its answer is judged as a bot's."""
+        self._pause_waiting()  # a person thinks for minutes: no bot runs meanwhile
+        observation = self.state.observation(s.seat)
+        allowance = source.clock.allowance(s.bank)
+        t0 = time.monotonic()
+        move = source.ask(MoveRequest(
+            turn=len(self.state.history), seat=s.seat, observation=observation,
+            legal_moves=observation.get("legal_moves"), time_left=allowance,
+            game_time_left=s.bank, deadline=t0 + allowance))
+        elapsed = time.monotonic() - t0
+        s.greeted = True
+        s.record.time_used += elapsed
+        s.bank = max(0.0, s.bank - elapsed)
+        s.record.time_bank_left = s.bank
+        if move is None or elapsed > allowance:
+            return _Forfeit(ForfeitKind.TIMEOUT, f"no move within {allowance:.3g} s")
+        # The first move of the match ends every bot's free start-up, as a bot's would.
+        for other in self.seats:
+            if other.launch is not None and not other.greeted and other not in self.to_pause:
+                self.to_pause.append(other)
+        return self._play(s, move, elapsed)
 
     def _await_reply(self, s: _Seat, t0: float, allowance: float) -> tuple[Reply, float]:
         """Wait for the mover's line; stop the others once it has thought for the grace.
@@ -239,15 +285,17 @@ class _Match:
         Never for processes: bwrap's --die-with-parent is PR_SET_PDEATHSIG, which fires when
         the *thread* that spawned it exits, so a pool thread ending would kill the bot.
         """
-        if len(self.seats) == 1 or not self.backend.parallel_launch:
-            for s in self.seats:
+        bots = [s for s in self.seats if s.launch is not None]
+        if len(bots) <= 1 or not self.backend.parallel_launch:
+            for s in bots:
                 self._launch(s)
             return
-        with ThreadPoolExecutor(len(self.seats)) as pool:
-            for future in [pool.submit(self._launch, s) for s in self.seats]:
+        with ThreadPoolExecutor(len(bots)) as pool:
+            for future in [pool.submit(self._launch, s) for s in bots]:
                 future.result()
 
     def _launch(self, s: _Seat) -> None:
+        assert s.launch is not None
         s.bot = self.backend.launch(s.launch)
         s.channel = Channel(s.bot.transport, self.limits.max_line, self.limits.max_output,
                             self.limits.log_bytes)
@@ -277,9 +325,14 @@ class _Match:
         s.record.time_bank_left = s.bank
         try:
             move = protocol.parse_reply(line)
-            self.state.apply(move)
         except protocol.MalformedReply as error:
             return _Forfeit(ForfeitKind.MALFORMED, str(error))
+        return self._play(s, move, elapsed)
+
+    def _play(self, s: _Seat, move: str, elapsed: float) -> _Forfeit | None:
+        """Apply the seat's move (a bot's line or a source's answer), or forfeit it."""
+        try:
+            self.state.apply(move)
         except MalformedMoveError as error:
             return _Forfeit(ForfeitKind.MALFORMED, str(error))
         except IllegalMoveError as error:
@@ -316,6 +369,12 @@ class _Match:
         was recorded as killed.
         """
         result = self.state.result
+        for s in self.seats:
+            if s.source is not None:
+                try:
+                    s.source.end(result)
+                except Exception:  # its own failure; the bots still get their end
+                    log.exception("seat %s: its move source failed at the end", s.seat)
         live = [s for s in self.seats if s.bot is not None and not s.done]
         forfeit = result.forfeit if result is not None else None
         for s in live:

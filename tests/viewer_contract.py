@@ -166,3 +166,8 @@ def example() -> dict[str, Any]:
     assert found, "contract:example holds no json block"
     data: dict[str, Any] = json.loads(found.group(1))
     return data
+
+
+def play_fields(name: str) -> dict[str, str]:
+    """``play-input`` or ``play-returns``: each documented field and its type."""
+    return {field: kind for field, kind, *_ in table(name)}

@@ -14,6 +14,7 @@ from league.bots.models import Bot, BotVersion
 from league.bots.selectors import owner_or_staff
 from league.bots.uploads import UPLOAD_HELP
 from league.ladders.models import Ladder, Match, Participant
+from league.ladders.replays import withheld
 
 
 def _viewer(serializer: serializers.Serializer) -> Any:
@@ -118,10 +119,12 @@ class ParticipantSerializer(serializers.ModelSerializer):
     bot = serializers.SerializerMethodField()
     owner = serializers.SerializerMethodField()
     version = serializers.SerializerMethodField()
+    player = serializers.SerializerMethodField(help_text="a person in this seat (exhibitions)")
 
     class Meta:
         model = Participant
-        fields = ["seat", "bot_id", "bot", "owner", "version", "builtin", "outcome", "score",
+        fields = ["seat", "bot_id", "bot", "owner", "version", "builtin", "player", "outcome",
+                  "score",
                   "forfeit", "forfeit_detail", "moves", "time_used", "mu_before",
                   "sigma_before", "mu_after", "sigma_after"]
 
@@ -140,6 +143,10 @@ class ParticipantSerializer(serializers.ModelSerializer):
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_version(self, p: Participant) -> int | None:
         return p.version.number if p.version else None
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_player(self, p: Participant) -> str | None:
+        return p.player.username if p.player_id else None
 
 
 class ParticipantDetailSerializer(ParticipantSerializer):
@@ -160,12 +167,19 @@ class MatchSerializer(serializers.ModelSerializer):
     ladder = serializers.CharField(source="ladder.slug", read_only=True)
     game = serializers.CharField(source="ladder.game", read_only=True)
     participants = ParticipantSerializer(many=True, read_only=True)
+    seed = serializers.SerializerMethodField(
+        help_text="null while a person plays a game of hidden information in it (the seed "
+                  "decides what is hidden)")
 
     class Meta:
         model = Match
         fields = ["id", "ladder", "game", "kind", "status", "seed", "attempts", "reason",
                   "detail", "moves", "duration", "result", "created_at", "started_at",
                   "finished_at", "participants"]
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_seed(self, match: Match) -> int | None:
+        return None if withheld(match) else match.seed
 
 
 class MatchDetailSerializer(MatchSerializer):

@@ -64,3 +64,14 @@ class ViewerAnonThrottle(AnonThrottle):
 
 class ViewerUserThrottle(TokenThrottle):
     scope = "viewer"
+
+
+class PlayAnonThrottle(AnonThrottle):
+    """The play page polls its game and sends a move a second on a fast 2048: its endpoints
+    count on their own rate (``API_THROTTLE_PLAY``)."""
+
+    scope = "play-api"
+
+
+class PlayUserThrottle(TokenThrottle):
+    scope = "play-api"

@@ -2,7 +2,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from league.api import competition_views as competitions
-from league.api import errors, views
+from league.api import errors, play_views, views
 from league.api.schema import SchemaView
 
 app_name = "api"
@@ -38,6 +38,8 @@ urlpatterns = [
     path("challenges/", competitions.ChallengeList.as_view(), name="challenges"),
     path("challenges/<int:challenge_id>/", competitions.ChallengeDetail.as_view(),
          name="challenge"),
+    path("play/<int:match_id>/", play_views.PlayState.as_view(), name="play"),
+    path("play/<int:match_id>/move/", play_views.PlayMove.as_view(), name="play-move"),
     path("schema/", SchemaView.as_view(), name="schema"),
     # the split view serves Swagger UI's start-up script as a file: the site's CSP refuses
     # inline scripts

@@ -8,7 +8,7 @@ from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -42,7 +42,7 @@ from league.api.throttling import ViewerAnonThrottle, ViewerUserThrottle
 from league.bots.models import Bot
 from league.bots.selectors import bot_get, version_get
 from league.bots.services import UploadError, bot_set_challengeable, bot_set_source_public
-from league.ladders.replays import NoFrames, viewer_frames, viewer_header
+from league.ladders.replays import NoFrames, Withheld, viewer_frames, viewer_header
 from league.ladders.selectors import Board, match_get
 from league.ladders.services import bot_retire, version_upload
 from replay.frames import CHUNK, MAX_RANGE, parse_view
@@ -213,6 +213,10 @@ class MatchReplay(APIView):
         return Response(selectors.replay_record(user=request.user, match=match))
 
 
+WITHHELD = OpenApiResponse(description="a person is playing this game of hidden information: "
+                                       "what its players see is withheld until it ends")
+
+
 class _ViewerView(APIView):
     """The replay viewer's reads: readable by whoever may see the match page (anyone); logs
     filtered per reader; a rate of their own (ranges and live polling add up)."""
@@ -227,12 +231,15 @@ class MatchViewer(_ViewerView):
     Works while the match runs (moves so far; ``status`` says when it ends)."""
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT,
+                              403: WITHHELD,
                               404: OpenApiResponse(description="no such match, or nothing "
                                                                "to show (failed, cancelled)")})
     def get(self, request: Request, match_id: int) -> Response:
         match = match_get(match_id=match_id)
         try:
             return Response(viewer_header(match=match, user=request.user))
+        except Withheld as error:
+            raise PermissionDenied(str(error)) from None
         except NoFrames as error:
             raise NotFound(str(error)) from None
 
@@ -243,7 +250,8 @@ class MatchFrames(_ViewerView):
     seat number (hidden-information games). ``broken`` says when the stored moves no longer
     replay under the engine; ``total`` grows while the match runs."""
 
-    @extend_schema(parameters=[FrameRange], responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(parameters=[FrameRange], responses={200: OpenApiTypes.OBJECT,
+                                                       403: WITHHELD})
     def get(self, request: Request, match_id: int) -> Response:
         match = match_get(match_id=match_id)
         query = query_filters(request, FrameRange)
@@ -257,5 +265,7 @@ class MatchFrames(_ViewerView):
                                           stop=min(stop, start + MAX_RANGE), view=view))
         except ValueError as error:
             raise ValidationError({"view": [str(error)]}) from None
+        except Withheld as error:
+            raise PermissionDenied(str(error)) from None
         except NoFrames as error:
             raise NotFound(str(error)) from None

@@ -35,7 +35,7 @@ from datetime import UTC, datetime
 
 from django.db import connection, transaction
 
-from league.ladders.lifecycle import COMPETITION_KINDS, OPEN
+from league.ladders.lifecycle import OPEN, OWN_SHARE_KINDS
 from league.ladders.models import Ladder, LadderKind, MatchKind
 from league.ladders.pairing import Entry, pair_key
 from league.ladders.ratings import RECENT_HALF_LIFE, Skill
@@ -74,11 +74,12 @@ WHERE m.ladder_id = %(ladder)s
   AND ((m.status IN ({open}) AND m.kind NOT IN ({competitions}))
        OR (m.kind = '{ladder}' AND m.id > %(after)s))
 """.format(open=", ".join(f"'{status}'" for status in OPEN),
-           competitions=", ".join(f"'{kind}'" for kind in COMPETITION_KINDS),
+           competitions=", ".join(f"'{kind}'" for kind in OWN_SHARE_KINDS),
            ladder=MatchKind.LADDER)
-"""The seats of the ladder's open matches (competitions' aside: they have their own share),
-and of the ladder matches made after ``after``, whatever their status. The statuses and
-kinds are written into the SQL (constants), as SQLite matches an index's condition only so."""
+"""The seats of the ladder's open matches (competitions' and exhibitions' aside: they have
+shares of their own), and of the ladder matches made after ``after``, whatever their status.
+The statuses and kinds are written into the SQL (constants), as SQLite matches an index's
+condition only so."""
 MET_SQL = f"""
 SELECT m.id, p.version_id FROM (SELECT id FROM ladders_match
   WHERE ladder_id = %(ladder)s AND kind = '{MatchKind.LADDER}' ORDER BY id DESC

@@ -31,7 +31,8 @@ class Claim:
 
 @dataclass(frozen=True)
 class Seat:
-    """One participant: a built-in player, or a version known by its archive's hash."""
+    """One participant: a built-in player, a version known by its archive's hash, or a
+    person (an exhibition)."""
 
     builtin: str
     version_id: int | None
@@ -39,6 +40,7 @@ class Seat:
     label: str
     entry: str = ""
     """The entry point's path in the version's archive (``main.py``, ``mybot/main.py``)."""
+    player_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,7 @@ def _load_sql() -> str:
     # a tournament's match carries its own options and limits; others play the ladder's
     return (f"SELECT l.game, COALESCE(m.options, l.options), COALESCE(m.limits, l.limits), "
             "l.backend, l.kind, p.seat, p.builtin, v.id, "
-            f"v.sha256, v.number, b.name, v.entry FROM {Match._meta.db_table} m "
+            f"v.sha256, v.number, b.name, v.entry, p.player_id FROM {Match._meta.db_table} m "
             f"JOIN {Ladder._meta.db_table} l ON l.id = m.ladder_id "
             f"LEFT JOIN {Participant._meta.db_table} p ON p.match_id = m.id "
             f"LEFT JOIN {BotVersion._meta.db_table} v ON v.id = p.version_id "
@@ -90,6 +92,7 @@ def match_claim(*, match_id: int, worker: str) -> Assignment | None:
         backend=backend,
         seats=[Seat(builtin=builtin, version_id=version_id, sha256=sha256 or "",
                     label=version_label(name, number) if version_id else builtin,
-                    entry=entry or "")
-               for *_, seat, builtin, version_id, sha256, number, name, entry in rows
+                    entry=entry or "", player_id=player_id)
+               for *_, seat, builtin, version_id, sha256, number, name, entry, player_id
+               in rows
                if seat is not None])

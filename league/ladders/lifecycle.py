@@ -20,6 +20,7 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -61,6 +62,9 @@ COMPETITION_ENDED_TASK = "league.competitions.tasks.match_ended_task"
 """The competitions' task that moves a competition on once one of its matches has ended: named,
 not imported, as competitions sit above ladders. It runs on the ticks' queue (settings'
 ``CELERY_TASK_ROUTES``)."""
+OWN_SHARE_KINDS = (*COMPETITION_KINDS, MatchKind.EXHIBITION)
+"""Matches with a share of the workers of their own (competitions; exhibitions, on the play
+queue's workers): never counted in a ladder's queue."""
 
 
 def match_move(matches: QuerySet[Match], to: MatchStatus, **fields: Any) -> int:
@@ -99,9 +103,19 @@ def ring_competition(*, match_id: int, kind: str) -> None:
                       "move it on", match_id, extra=match_fields(match_id))
 
 
-def match_enqueue(*, match_ids: Iterable[int]) -> None:
-    """Ring the doorbell for queued matches (a doubled message is harmless: claims are once).
-    One statement stamps them all, whatever their number (a tick makes several at once)."""
+def queue_of(kind: str) -> str:
+    """The Celery queue a match of ``kind`` is played from: exhibitions (a person at the
+    board, holding a worker process up to the person's game time) on the play queue and its
+    own workers, so they never take a slot of the ladders' and competitions' workers."""
+    return settings.LEAGUE_PLAY_QUEUE if kind == MatchKind.EXHIBITION \
+        else settings.LEAGUE_MATCH_QUEUE
+
+
+def match_enqueue(*, match_ids: Iterable[int], queue: str | None = None) -> None:
+    """Ring the doorbell for queued matches (a doubled message is harmless: claims are once),
+    on ``queue`` (``queue_of`` their kind; the match queue unless given). One statement
+    stamps them all, whatever their number (a tick makes several at once)."""
+    queue = queue or settings.LEAGUE_MATCH_QUEUE
     ids = [int(match_id) for match_id in match_ids]
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     queued = []
@@ -116,5 +130,5 @@ def match_enqueue(*, match_ids: Iterable[int]) -> None:
     for match_id in queued:
         # the league's app by name: Celery's current_app is per thread, and a thread that
         # never set it would fall back to a default app with another broker
-        celery_app.send_task(RUN_MATCH_TASK, (match_id,))
+        celery_app.send_task(RUN_MATCH_TASK, (match_id,), queue=queue)
         log.info("match %s: enqueued", match_id, extra=match_fields(match_id))

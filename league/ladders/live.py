@@ -7,6 +7,10 @@ when the match ends are dropped: its result, written next, brings the replay tha
 every live move, so a match shorter than the interval costs no write at all. The database is
 the one place both setups share (the embedded default has no Redis), and readers poll it:
 ``league.ladders.replays``.
+
+A match with a person at the board (``immediate``) publishes each move as it is played, in
+the referee's thread: the person's page waits for the bot's reply, and the interval would be
+most of that wait. It costs a short insert per move, in a game paced by a person.
 """
 
 from __future__ import annotations
@@ -31,8 +35,10 @@ log = logging.getLogger(__name__)
 
 
 class LivePublisher(Every):
-    def __init__(self, claim: Claim, interval: float | None = None) -> None:
+    def __init__(self, claim: Claim, interval: float | None = None,
+                 immediate: bool = False) -> None:
         self.claim = claim
+        self.immediate = immediate
         self._buffer: list[LiveMove] = []
         self._count = 0
         self.published = False
@@ -48,6 +54,8 @@ class LivePublisher(Every):
                                          seat=move.seat, move=move.move, time=move.time,
                                          played_at=timezone.now()))
             self._count += 1
+        if self.immediate:
+            self._flush()
 
     def _flush(self) -> None:
         with self._lock:

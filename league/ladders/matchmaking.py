@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from league.bots.models import Bot, BotVersion
 from league.ladders.boards import Board, board_known, board_read, seats_read
-from league.ladders.lifecycle import COMPETITION_KINDS, OPEN
+from league.ladders.lifecycle import OPEN, OWN_SHARE_KINDS
 from league.ladders.models import (
     Ladder,
     LadderKind,
@@ -66,7 +66,7 @@ def matchmaking_tick(*, rng: random.Random | None = None) -> dict[str, int]:
     that a finished match refills its ladder at once)."""
     rng = rng or random.Random()
     open_now = (Match.objects.filter(ladder=OuterRef("pk"), status__in=OPEN)
-                .exclude(kind__in=COMPETITION_KINDS).order_by()
+                .exclude(kind__in=OWN_SHARE_KINDS).order_by()
                 .values("ladder").annotate(n=Count("pk")).values("n"))
     ladders = list(Ladder.objects.filter(active=True).order_by("pk").annotate(
         open_now=Coalesce(Subquery(open_now), 0)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Case, F, Lookup, Q, Value, When
 
@@ -52,6 +53,8 @@ class MatchKind(models.TextChoices):
     LADDER = "ladder"
     CHALLENGE = "challenge"
     TOURNAMENT = "tournament"
+    EXHIBITION = "exhibition"
+    """A person against a bot (or a solo game) in the browser: unrated, on the play queue."""
 
 
 class MatchStatus(models.TextChoices):
@@ -149,6 +152,10 @@ class Participant(models.Model):
     """Indexed with the match (``participant_version_match``): a version's matches in order."""
     builtin = models.CharField(max_length=32, blank=True)
     """A built-in opponent (validation matches) instead of a version."""
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                               on_delete=models.CASCADE, related_name="+", db_index=False)
+    """A person in this seat (an exhibition) instead of a version or a built-in player;
+    a person's games are found through ``Exhibition.user``."""
     outcome = models.CharField(max_length=4, blank=True,
                                choices=[(o.value, o.value) for o in Outcome])
     score = models.FloatField(null=True, blank=True)
@@ -175,6 +182,8 @@ class Participant(models.Model):
 
     @property
     def label(self) -> str:
+        if self.player_id:
+            return f"{self.player.username} (person)"
         return str(self.version) if self.version_id else f"builtin:{self.builtin}"
 
     @property
@@ -233,6 +242,39 @@ class Standing(models.Model):
     def ordinal(self) -> float:
         """What the board ranks by: mu - 3 sigma (a conservative estimate of skill)."""
         return self.mu - 3 * self.sigma
+
+
+class Exhibition(models.Model):
+    """A person's seat in an exhibition match: who plays, on which clock, and the exchange of
+    the person's moves with the worker's referee (``league.ladders.play``).
+
+    The worker writes ``asked_*`` when it waits for the person's move (the clock the page
+    shows starts there); the web writes the person's move into ``move_step``/``move`` once
+    the engine has accepted it, at most one per step, and rings the worker's doorbell."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True,
+                                 related_name="exhibition")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="exhibitions")
+    seat = models.PositiveSmallIntegerField()
+    move_time = models.FloatField()
+    """Seconds the person has for each move (``LEAGUE_PLAY_MOVE_SECONDS`` when made)."""
+    game_time = models.FloatField()
+    """Seconds the person has for the whole game (``LEAGUE_PLAY_GAME_SECONDS``)."""
+    asked_attempt = models.PositiveIntegerField(default=0)
+    asked_step = models.IntegerField(null=True, blank=True)
+    """The step the worker's referee (attempt ``asked_attempt``) waits for the person's move
+    at, since ``asked_at``: where the page's clock starts."""
+    asked_at = models.DateTimeField(null=True, blank=True)
+    move_step = models.IntegerField(null=True, blank=True)
+    move = models.CharField(max_length=200, blank=True)
+    """The person's latest move the engine accepted, for step ``move_step``; a new attempt of
+    the match clears it."""
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        # a person's games at once, and a person's latest games
+        indexes = [models.Index(fields=["user", "-created_at"], name="exhibition_user")]
 
 
 class LiveMove(models.Model):

@@ -16,8 +16,15 @@ from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
-from league.ladders.lifecycle import FAILED, QUEUED, RUNNING, match_enqueue, match_move
-from league.ladders.models import Match
+from league.ladders.lifecycle import (
+    FAILED,
+    QUEUED,
+    RUNNING,
+    match_enqueue,
+    match_move,
+    queue_of,
+)
+from league.ladders.models import Match, MatchKind
 from league.logs import match_fields
 
 log = logging.getLogger(__name__)
@@ -52,7 +59,11 @@ def reaper_tick() -> Reaped:
     unclaimed = list(Match.objects.filter(status__open=True, status=QUEUED).filter(
         Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=resend_before))
         .values_list("pk", flat=True))
-    match_enqueue(match_ids=requeued + unclaimed)
+    again = requeued + unclaimed
+    played = set(Match.objects.filter(pk__in=again, kind=MatchKind.EXHIBITION)
+                 .values_list("pk", flat=True)) if again else set()
+    match_enqueue(match_ids=[m for m in again if m not in played])
+    match_enqueue(match_ids=sorted(played), queue=queue_of(MatchKind.EXHIBITION))
     for ids, what in ((requeued, "re-queued (its worker stopped answering)"),
                       (failed, "failed (its worker stopped answering on every attempt)"),
                       (unclaimed, "re-sent (its message was never claimed)")):

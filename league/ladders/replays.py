@@ -8,6 +8,11 @@ per range instead of the whole game.
 
 Logs: each bot's lines go only to its owner and staff; everyone else gets none, decided here
 on the server.
+
+Hidden information: while a person plays a game of hidden information (an exhibition of
+Wizard Duel), nobody gets the match's header or frames of any view, the person included (the
+person's own view comes through the play state, ``league.ladders.play.state``): ``withheld``
+says so, and every read here checks it. After the end everything is public, as for any match.
 """
 
 from __future__ import annotations
@@ -19,9 +24,10 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.urls import reverse
 
+import games
 from league.bots.selectors import owner_or_staff
 from league.ladders.lifecycle import OPEN
-from league.ladders.models import LiveMove, Match, Participant, Replay
+from league.ladders.models import LiveMove, Match, MatchKind, Participant, Replay
 from replay import MatchRecord, MoveRecord
 from replay.frames import SPECTATOR, FrameSource, View
 from replay.viewer_data import broken_json
@@ -33,6 +39,23 @@ CACHE_SIZE = 16
 
 class NoFrames(Exception):
     """The match has nothing to show (it failed or was cancelled before a replay)."""
+
+
+class Withheld(NoFrames):
+    """The match's frames are not shown yet: a person is playing a game of hidden
+    information in it."""
+
+
+def withheld(match: Match) -> str:
+    """Why nothing of ``match``'s play may be shown now, or "" when it may: a person at the
+    board of a game of hidden information, until the game ends. The match's seed is withheld
+    with it (it decides the game's chance, which is part of what is hidden)."""
+    if match.kind != MatchKind.EXHIBITION or match.status not in OPEN:
+        return ""
+    if not games.game_class(match.ladder.game).hidden_information:
+        return ""
+    return (f"match {match.pk} is a game of hidden information with a person at the board: "
+            "what its players see is withheld until it ends")
 
 
 Cached = tuple[FrameSource, MatchRecord | None]
@@ -120,7 +143,10 @@ def _live_source(match: Match) -> FrameSource:
     return source
 
 
-def _load(match: Match) -> tuple[FrameSource, MatchRecord | None]:
+def frame_source(match: Match) -> tuple[FrameSource, MatchRecord | None]:
+    """The match's frames: from its stored replay (and its record), or, while it runs, from
+    the moves published so far (no record yet). No check of ``withheld``: the callers that
+    serve a view check it (the play state serves only the person's own)."""
     stored = _stored(match)
     if stored is not None:
         return stored
@@ -134,8 +160,10 @@ def viewer_header(*, match: Match, user: AnyUser, opening: int = 0) -> dict[str,
     """Everything the viewer needs besides frames: game, players, moves, result, the logs
     ``user`` may read, where to fetch frames and, while the match runs, its status. With
     ``opening``, the first frames the viewer shows come along (the spectator's, from the
-    start, or the latest of a live match), so a page can draw without a second request."""
-    source, record = _load(match)
+    start, or the latest of a live match), so a page can draw without a second request.
+    ``Withheld`` while ``withheld(match)`` says so."""
+    _check_shown(match)
+    source, record = frame_source(match)
     participants = list(match.participants.all())
     logs = {}
     if record is not None:
@@ -159,15 +187,24 @@ def viewer_header(*, match: Match, user: AnyUser, opening: int = 0) -> dict[str,
 def viewer_frames(*, match: Match, start: int, stop: int, view: View = SPECTATOR
                   ) -> dict[str, Any]:
     """Frames ``start`` to ``stop - 1`` of ``view``; for a running match, also how many
-    frames there are now, so the viewer follows it, and its status, so it knows the end."""
-    source, _ = _load(match)
+    frames there are now, so the viewer follows it, and its status, so it knows the end.
+    ``Withheld`` while ``withheld(match)`` says so, whatever the view."""
+    _check_shown(match)
+    source, _ = frame_source(match)
     frames = source.frames(start, stop, view)
     return {"match": match.pk, "status": match.status, "view": view, "start": start,
             "total": source.total, "frames": frames, "broken": broken_json(source)}
 
 
+def _check_shown(match: Match) -> None:
+    why = withheld(match)
+    if why:
+        raise Withheld(why)
+
+
 def match_record(*, match: Match) -> MatchRecord:
     """A finished match's record (the self-contained download)."""
+    _check_shown(match)
     stored = _stored(match)
     if stored is None:
         raise NoFrames(f"match {match.pk} is {match.status}: it has no replay"

@@ -27,11 +27,19 @@ from league.ladders.live import LivePublisher
 from league.ladders.matchmaking import ladder_refill
 from league.ladders.models import LiveMove, Match, MatchKind
 from league.ladders.periodic import Every
+from league.ladders.play.seat import person_seat
 from league.ladders.versions_cache import cached_folder
 from league.ladders.writer import WRITER
 from league.logs import match_fields
 from league.redaction import public_text
-from sandbox import BotBuildError, BotPackageError, BotSpec, SandboxError, run_match
+from sandbox import (
+    BotBuildError,
+    BotPackageError,
+    BotSpec,
+    MoveSource,
+    SandboxError,
+    run_match,
+)
 from sandbox.archive import ENTRY_POINTS
 from sandbox.packages import BotPackage
 
@@ -54,9 +62,12 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def seat_spec(seat: Seat) -> BotSpec | BotPackage:
-    """A built-in player, or the version unpacked once in this worker's cache and handed to
-    the referee as it is (read-only for its bot; its archive's hash names its content)."""
+def seat_spec(seat: Seat, claim: Claim) -> BotSpec | BotPackage | MoveSource:
+    """A built-in player, the version unpacked once in this worker's cache and handed to
+    the referee as it is (read-only for its bot; its archive's hash names its content), or
+    the seat of a person (an exhibition), whose moves come from the web."""
+    if seat.player_id is not None:
+        return person_seat(claim=claim)
     if seat.version_id is None:
         return BotSpec(f"builtin:{seat.builtin}", label=seat.builtin)
     # the archive is read only by a worker that has not unpacked this version yet
@@ -78,8 +89,10 @@ def match_run(*, match_id: int, worker: str | None = None,
     log.info("match %s attempt %s: claimed by %s", match_id, claim.attempt, worker_name(),
              extra=match_fields(match_id, claim.attempt, worker=worker_name()))
     try:
-        specs = [seat_spec(seat) for seat in match.seats]
-        with Heartbeat(claim), LivePublisher(claim) as live:
+        specs = [seat_spec(seat, claim) for seat in match.seats]
+        # a person waits for each reply: moves go out as they are played, not every interval
+        with Heartbeat(claim), LivePublisher(
+                claim, immediate=match.kind == MatchKind.EXHIBITION) as live:
             record = run_match(match.game, specs, options=match.options, seed=match.seed,
                                limits=match.limits,
                                backend=settings.LEAGUE_SANDBOX_BACKEND or match.backend,

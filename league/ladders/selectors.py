@@ -17,8 +17,9 @@ from league.ladders.ratings import mean_interval
 
 
 def participants_with_bots() -> QuerySet[Participant]:
-    """Participants with their versions, bots and owners (no archive, no log), by seat."""
-    return (Participant.objects.select_related("version__bot__owner")
+    """Participants with their versions, bots and owners (no archive, no log), or the person
+    in the seat, by seat."""
+    return (Participant.objects.select_related("version__bot__owner", "player")
             .defer("version__archive", "version__log").order_by("seat"))
 
 

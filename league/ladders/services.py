@@ -23,6 +23,7 @@ from league.ladders.lifecycle import (
     QUEUED,
     match_enqueue,
     match_move,
+    queue_of,
 )
 from league.ladders.models import (
     Ladder,
@@ -124,7 +125,8 @@ def matches_create(*, ladder: Ladder, kind: str,
                     builtin="" if isinstance(who, BotVersion) else who)
         for match, (_, seats) in zip(matches, games, strict=True)
         for seat, who in enumerate(seats)])
-    transaction.on_commit(lambda: match_enqueue(match_ids=[m.pk for m in matches]))
+    transaction.on_commit(lambda: match_enqueue(match_ids=[m.pk for m in matches],
+                                                queue=queue_of(kind)))
     return matches
 
 
@@ -170,7 +172,8 @@ def match_rerun(*, match: Match) -> Match:
             QUEUED, attempts=0, claim_token="", claimed_by="", reason="", detail="",
             heartbeat_at=None, started_at=None, finished_at=None)
         if updated:
-            transaction.on_commit(lambda: match_enqueue(match_ids=[match.pk]))
+            transaction.on_commit(lambda: match_enqueue(match_ids=[match.pk],
+                                                        queue=queue_of(match.kind)))
             if match.kind == MatchKind.LADDER:
                 # a board kept by matchmaking watches the matches it saw open or made; this
                 # one it may not see open, so its versions' standings say to read them again

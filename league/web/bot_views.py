@@ -30,6 +30,7 @@ from league.web.competition_pages import (
     solo_games,
 )
 from league.web.forms import ModerationForm, UploadForm, VisibilityForm
+from league.web.play_pages import bot_play_form
 from league.web.refusals import form_attempt
 
 
@@ -44,6 +45,7 @@ def _bot_page(request: HttpRequest, the_bot: Bot, challenge_form: ChallengeForm 
         "source": may_download_source(request.user, the_bot),
         "is_owner": request.user.is_authenticated and the_bot.owner_id == request.user.pk,
         "upload_form": UploadForm(initial={"game": the_bot.game, "name": the_bot.name}),
+        "play": bot_play_form(the_bot),
         **_competitions(request, the_bot, challenge_form)}, status=status)
 
 

@@ -22,6 +22,8 @@ class PlayerRow:
     forfeit: str
     outcome: str
     score: float | None
+    person: str = ""
+    """A person in the seat (exhibitions): their name."""
 
 
 @dataclass(frozen=True)
@@ -48,8 +50,9 @@ def match_rows(matches: QuerySet[Match], limit: int) -> list[MatchRow]:
                               .order_by("match_id", "seat")
                               .values_list("match_id", "seat", "version_id", "version__number",
                                            "version__bot__name", "builtin", "forfeit",
-                                           "outcome", "score")):
-        players[match_id].append(PlayerRow(*player[:3], player[3] or "", *player[4:]))
+                                           "outcome", "score", "player__username")):
+        players[match_id].append(PlayerRow(*player[:3], player[3] or "", *player[4:8],
+                                           person=player[8] or ""))
     return [MatchRow(pk=r["pk"], status=r["status"], kind=r["kind"], game=r["ladder__title"],
                      rated=r["ladder__kind"] == LadderKind.RATED, reason=r["reason"],
                      detail=r["detail"], moves=r["moves"], finished_at=r["finished_at"],

@@ -6,11 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
+from django.urls import reverse
 
 import games
 from games import Result
 from league.bots.selectors import owner_or_staff
 from league.ladders.models import LiveMove, Match, MatchStatus
+from league.ladders.play.services import exhibition_of
+from league.ladders.replays import withheld
 from league.web.competition_pages import competition_of
 from replay.viewer_data import result_summary
 
@@ -35,8 +38,11 @@ def match_parts_context(request: HttpRequest, match: Match) -> dict[str, Any]:
             result = result_summary(Result.from_json(match.result), names, game)
         except (KeyError, TypeError, ValueError):  # not a result the engine wrote
             result = None
+    hidden = withheld(match)
+    mine = hidden and exhibition_of(match_id=match.pk, user=request.user) is not None
     return {
-        "match": match, "competition": competition_of(match),
+        "match": match, "competition": competition_of(match), "withheld": hidden,
+        "play_url": reverse("play", args=[match.pk]) if mine else "",
         "moves_so_far": LiveMove.objects.filter(match=match, attempt=match.attempts).count()
         if match.status == MatchStatus.RUNNING else None,
         "players": [(p, p.version is not None and owner_or_staff(request.user, p.version.bot))

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from league.web import bot_views, competition_views, game_views, views
+from league.web import bot_views, competition_views, game_views, play_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -29,6 +29,8 @@ urlpatterns = [
     path("bots/<int:bot_id>/challenge/", bot_views.bot_challenge, name="bot-challenge"),
     path("bots/<int:bot_id>/challengeable/", bot_views.bot_challengeable,
          name="bot-challengeable"),
+    path("play/", play_views.play_start, name="play-start"),
+    path("play/<int:match_id>/", play_views.play, name="play"),
     path("tournaments/", competition_views.tournament_list, name="tournaments"),
     path("tournaments/new/", competition_views.tournament_new, name="tournament-new"),
     path("tournaments/<int:tournament_id>/", competition_views.tournament, name="tournament"),

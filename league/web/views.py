@@ -25,7 +25,12 @@ from games.players import player_names
 from league.competitions.services import challenge_create
 from league.ladders.lifecycle import PLAYED
 from league.ladders.models import Ladder, Match
-from league.ladders.replays import NoFrames, match_record, may_read_log, viewer_header
+from league.ladders.replays import (
+    NoFrames,
+    match_record,
+    may_read_log,
+    viewer_header,
+)
 from league.ladders.selectors import Board, match_get, queue_counts
 from league.web import selectors
 from league.web.competition_forms import ChallengeForm
@@ -34,6 +39,7 @@ from league.web.game_views import ladder_cards
 from league.web.live_parts import parts_changed, parts_for_page, parts_render
 from league.web.match_lists import match_rows
 from league.web.match_page import PARTS, following, match_parts_context
+from league.web.play_pages import ladder_play_form
 from league.web.refusals import form_attempt
 from replay.html_export import replay_html
 
@@ -136,7 +142,8 @@ def _ladder_page(request: HttpRequest, the_ladder: Ladder,
         "limits": asdict(the_ladder.sandbox_limits), "board": board, "page": page,
         "q": query, "matches": matches,
         "challenge_form": challenge_form or _builtin_form(request, the_ladder),
-        "two_player": the_ladder.game not in solo_games()}, status=status)
+        "two_player": the_ladder.game not in solo_games(),
+        "play": ladder_play_form(the_ladder)}, status=status)
 
 
 def match(request: HttpRequest, match_id: int) -> HttpResponse:

@@ -1,4 +1,4 @@
-"""The README's run command on the embedded default: ``./dev up`` starts web, worker and beat
+"""The README's run command on the embedded default: ``./dev up`` starts web, workers and beat
 on SQLite and the filesystem broker, the demo bots get validated and play, and Ctrl-C stops
 everything, leaving no process, bot, match folder or lock behind. Made to last: its logs are
 rotated and its worker processes recycled while the league plays (both set small here)."""
@@ -101,13 +101,15 @@ def test_dev_up_runs_the_league_on_sqlite_and_ctrl_c_leaves_nothing(tmp_path: Pa
                  lambda: str(tournament_states(data / "league.sqlite3")))
         assert tournament_states(data / "league.sqlite3")[SWISS] in {"registration", "running",
                                                                     "finished"}
+        # the play worker (games against people) is up on its own queue
+        assert " ready." in (data / "logs" / "play.log").read_text()
         up.send_signal(signal.SIGINT)
         assert up.wait(60) == 0, out.read_text()
     finally:
         if up.poll() is None:
             os.killpg(up.pid, signal.SIGKILL)
             up.wait()
-    assert "stopping web, worker and beat" in out.read_text()
+    assert "stopping web, workers and beat" in out.read_text()
     # each pool process played at most 3 tasks before a fresh one took its place
     assert len(match_processes(data / "league.sqlite3")) > 2 * (os.cpu_count() or 1)
     logs = sorted((data / "logs").glob("*.log*"))

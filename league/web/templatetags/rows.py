@@ -71,6 +71,9 @@ def _player(match: MatchRow, p: PlayerRow) -> SafeString:
     if p.version_id is not None:
         who = format_html('<a href="{}">{} <small>v{}</small></a>', link(p.version_id, "version"),
                           p.bot, p.number)
+    elif p.person:
+        who = format_html('<a href="{}">{}</a> <small>(person)</small>', link(p.person, "user"),
+                          p.person)
     else:
         who = format_html("<small>builtin:</small>{}", p.builtin)
     forfeit = format_html(' <small class="forfeit">{}</small>', p.forfeit) if p.forfeit else ""

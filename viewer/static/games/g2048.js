@@ -1,8 +1,9 @@
 // 2048: the grid with each tile in its classic colour, and the score. Drawing the same grid
 // size again updates the tiles in place: scrubbing a long game repaints colours and numbers,
-// never rebuilds the board.
+// never rebuilds the board. To play: arrow keys, a swipe on the board, or the buttons.
 
-import { replaceContent, svg, svgRoot } from "botleague-viewer/dom.js";
+import { el, replaceContent, svg, svgRoot } from "botleague-viewer/dom.js";
+import { playKit } from "botleague-viewer/input.js";
 
 const CELL = 100;
 const GAP = 12;
@@ -86,4 +87,53 @@ export function draw(target, frame) {
 export function caption(frame) {
   const view = frame.view;
   return `score ${view.score} · best tile ${view.max_tile} · move ${view.turn}`;
+}
+
+// The engine's directions (L R U D) with their arrow keys and words.
+const DIRECTIONS = [
+  { move: "U", key: "ArrowUp", word: "up", arrow: "↑" },
+  { move: "L", key: "ArrowLeft", word: "left", arrow: "←" },
+  { move: "R", key: "ArrowRight", word: "right", arrow: "→" },
+  { move: "D", key: "ArrowDown", word: "down", arrow: "↓" },
+];
+const KEYS = { w: "U", a: "L", s: "D", d: "R" };
+const SWIPE_PX = 24;
+
+/** The board to play on: arrow keys (or WASD), a swipe across the board, or the buttons. */
+export function play(target, frame, ctx, input) {
+  const kit = playKit(target, input, { keys: "Arrow keys (or W A S D) slide the tiles; on " +
+    "a phone, swipe across the board. A direction that moves nothing is not a move.", side: true });
+  draw(kit.board, frame, ctx);
+  kit.board.classList.add("swipe-area");
+  const word = (move) => DIRECTIONS.find((d) => d.move === move).word;
+  const slide = (move) => kit.send(move, word(move));
+  kit.panel.append(el("div", { class: "arrow-pad", role: "group",
+    "aria-label": "slide the tiles" }, DIRECTIONS.map((d) => kit.button(d.arrow,
+    () => slide(d.move), { enabled: kit.legal.has(d.move), "data-move": d.move,
+      class: `arrow-${d.word}`, "aria-label": `slide ${d.word}`, title: `slide ${d.word}` }))));
+  if (input.yourTurn) {
+    kit.onKey((event) => {
+      const d = DIRECTIONS.find((x) => x.key === event.key);
+      const move = d ? d.move : KEYS[event.key.toLowerCase()];
+      if (!move) return false;
+      slide(move);
+      return true;
+    });
+    let from = null;
+    kit.listen(kit.board, "pointerdown", (event) => {
+      from = { x: event.clientX, y: event.clientY, id: event.pointerId };
+    });
+    kit.listen(kit.board, "pointerup", (event) => {
+      if (!from || from.id !== event.pointerId) return;
+      const dx = event.clientX - from.x;
+      const dy = event.clientY - from.y;
+      from = null;
+      if (Math.max(Math.abs(dx), Math.abs(dy)) < SWIPE_PX) return;
+      if (Math.abs(dx) > Math.abs(dy)) slide(dx > 0 ? "R" : "L");
+      else slide(dy > 0 ? "D" : "U");
+    });
+    kit.listen(kit.board, "pointercancel", () => { from = null; });
+    kit.say(`Your move: ${[...kit.legal].map(word).join(", ")}.`);
+  } else kit.idle(frame);
+  return kit;
 }

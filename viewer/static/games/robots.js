@@ -1,8 +1,10 @@
 // Robots: the field with the player (@), the robots (+) closing in and the scrap (*) they
 // crash into, with the level, score and robots left. Only occupied cells are drawn one by
-// one (a 60 x 60 field is mostly empty); a pattern draws the grid.
+// one (a 60 x 60 field is mostly empty); a pattern draws the grid. To play: the keypad's
+// buttons or keys.
 
-import { replaceContent, svg, svgRoot } from "botleague-viewer/dom.js";
+import { el, replaceContent, svg, svgRoot } from "botleague-viewer/dom.js";
+import { playKit } from "botleague-viewer/input.js";
 
 const CELL = 28;
 const STRIP = 24;
@@ -83,4 +85,36 @@ export function caption(frame) {
 /** A command as the rule sheet names it: "8 (up)". */
 export function moveName(move) {
   return COMMANDS[move] ? `${move} (${COMMANDS[move]})` : move;
+}
+
+// The keypad as laid out on screen, and other keys for the same commands.
+const PAD = ["7", "8", "9", "4", "5", "6", "1", "2", "3"];
+const ARROWS = { 7: "↖", 8: "↑", 9: "↗", 4: "←", 5: "·", 6: "→", 1: "↙", 2: "↓", 3: "↘" };
+const KEYS = { ArrowUp: "8", ArrowDown: "2", ArrowLeft: "4", ArrowRight: "6", Home: "7",
+  PageUp: "9", End: "1", PageDown: "3", Clear: "5", t: "0", T: "0", " ": "5" };
+
+/** The field to play on: a keypad (7 8 9 / 4 5 6 / 1 2 3, 0 teleports) as buttons, and
+ *  the same digits, the number pad or the arrow keys on a keyboard. */
+export function play(target, frame, ctx, input) {
+  const kit = playKit(target, input, { keys: "Keys: the digits as on a keypad (7 8 9 / 4 5 " +
+    "6 / 1 2 3; or the number pad, or the arrow keys), 5 or space waits, 0 or T teleports. " +
+    "A step onto a robot or scrap is not a move.", side: true });
+  draw(kit.board, frame, ctx);
+  const go = (move) => kit.send(move, moveName(move));
+  const key = (move, label, attrs = {}) => kit.button(label, () => go(move), {
+    enabled: kit.legal.has(move), "data-move": move, "aria-label": moveName(move),
+    title: `${moveName(move)} (key ${move})`, ...attrs });
+  kit.panel.append(el("div", { class: "keypad", role: "group", "aria-label": "keypad" }, [
+    ...PAD.map((move) => key(move, `${ARROWS[move]} ${move}`)),
+    key("0", "teleport 0", { class: "teleport" })]));
+  if (input.yourTurn) {
+    kit.onKey((event) => {
+      const move = /^[0-9]$/.test(event.key) ? event.key : KEYS[event.key];
+      if (!move) return false;
+      go(move);
+      return true;
+    });
+    kit.say(`Your move: ${kit.legal.size} commands are open.`);
+  } else kit.idle(frame);
+  return kit;
 }

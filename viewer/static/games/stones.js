@@ -1,8 +1,9 @@
 // Stones: the board with its stones (#) and the cells they block (x); the stone just placed
-// is ringed in the colour of the player who placed it.
+// is ringed in the colour of the player who placed it. To play: click or tap a free cell.
 
 import { replaceContent, svg, svgRoot } from "botleague-viewer/dom.js";
 import { SEAT_COLOURS, axisLabels, turnText } from "botleague-viewer/games/common.js";
+import { playKit } from "botleague-viewer/input.js";
 
 const CELL = 60;
 const MARGIN = 28;
@@ -42,6 +43,37 @@ export function draw(target, frame) {
 }
 
 export function caption(frame, ctx) {
-  const placed = frame.view.placed || [];
-  return `stones placed ${placed.join(" : ")} · ${turnText(frame, ctx.names)}`;
+  // A seat's own view (the play page's) has no count by player: count the board's stones.
+  const placed = frame.view.placed ? frame.view.placed.join(" : ")
+    : String(frame.view.board.join("").split("#").length - 1);
+  return `stones placed ${placed} · ${turnText(frame, ctx.names)}`;
+}
+
+/** The board to play on: each free cell is a button (click, tap, or Tab and Enter). */
+export function play(target, frame, ctx, input) {
+  const kit = playKit(target, input, { keys: "Click or tap a free cell to put your stone " +
+    "there; or Tab to a cell and press Enter." });
+  draw(kit.board, frame, ctx);
+  for (const cell of kit.board.querySelectorAll(".cell")) {
+    const move = `${cell.dataset.row},${cell.dataset.col}`;
+    cell.dataset.move = move;
+    if (!kit.legal.has(move)) continue;
+    cell.classList.add("legal");
+    cell.setAttribute("tabindex", "0");
+    cell.setAttribute("role", "button");
+    cell.setAttribute("aria-label", `put a stone on ${move}`);
+  }
+  const choose = (event) => {
+    const cell = event.target.closest && event.target.closest(".cell");
+    if (cell) kit.send(cell.dataset.move, `a stone on ${cell.dataset.move}`);
+  };
+  kit.listen(kit.board, "click", choose);
+  kit.listen(kit.board, "keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    event.preventDefault();
+    choose(event);
+  });
+  if (input.yourTurn) kit.say(`Your move: ${kit.legal.size} free cells.`);
+  else kit.idle(frame);
+  return kit;
 }

@@ -5,8 +5,11 @@
 // knowledge fogged), itself, and where it last saw the opponent.
 // In a narrow box (a phone) the map is drawn standing up, rows across and columns down, so a
 // cell stays big enough to read its dots; it is drawn again when the box changes shape.
+// To play: the player's own view with the legal actions as buttons, grouped, and a cell of
+// the map to aim at.
 
-import { replaceContent, svg, svgRoot } from "botleague-viewer/dom.js";
+import { el, replaceContent, svg, svgRoot } from "botleague-viewer/dom.js";
+import { playKit } from "botleague-viewer/input.js";
 import { SEAT_COLOURS, axisLabels } from "botleague-viewer/games/common.js";
 
 const CELL = 36;
@@ -350,4 +353,157 @@ export function caption(frame, ctx) {
   }
   if (frame.over && view.result) return `${clock} · ${view.result.detail || view.result.reason}`;
   return `${clock} · ${view.to_move === null ? "over" : `${who(view.to_move)} to move`}`;
+}
+
+// The groups the legal actions are shown in (up to ~260 of them: every arrow's target), in
+// this order; an action of a kind not named here still gets a button, under "other".
+const GROUPS = [
+  ["place", "Place your wizard: tap a cell of your half (or choose it below)"],
+  ["move", "Move"],
+  ["gather", "Gather from your cell"],
+  ["look", "Look (look N skips your next N − 1 turns)"],
+  ["arrow", "Fire arrow (1 fire): tap a cell to aim, then cast"],
+  ["cast dragon", "Dragon fire (2 fire)"],
+  ["cast heal", "Heal (water)"],
+  ["cast shield", "Shield (wood)"],
+  ["cast scan", "Scan (wind)"],
+  ["cast wall", "Wall (earth)"],
+  ["other", "Other actions"],
+];
+const STEPS = { "move U": "ArrowUp", "move D": "ArrowDown", "move L": "ArrowLeft",
+  "move R": "ArrowRight" };
+const STEP_LABELS = { U: "↑ up", D: "↓ down", L: "← left", R: "→ right" };
+
+function groupOf(move) {
+  const words = move.split(" ");
+  const group = words[0] === "cast" ? (words[1] === "arrow" ? "arrow" : `cast ${words[1]}`)
+    : words[0];
+  return GROUPS.some(([name]) => name === group) ? group : "other";
+}
+
+/** A button's label inside its group: the action without the group's words. */
+function label(move, group) {
+  if (group === "move") return STEP_LABELS[move.split(" ")[1]] || move;
+  if (group === "other") return move;
+  const rest = move.split(" ").slice(group.split(" ").length).join(" ");
+  return rest || move;
+}
+
+/** The board to play on: your own view of the map (never more), the legal actions as
+ *  buttons in groups, and cells to aim at (placing, arrows) chosen on the map. */
+export function play(target, frame, ctx, input) {
+  const kit = playKit(target, input, { keys: "Each action is a button. Tap a cell of the " +
+    "map to aim (to place your wizard, or an arrow), then tap it again or press the cast " +
+    "button. Arrow keys move your wizard; Enter casts at the cell aimed at." });
+  const seat = input.seat;
+  kit.board.classList.add("wide-board");
+  draw(kit.board, frame, { ...ctx, view: String(seat) });
+  const byGroup = new Map();
+  for (const move of kit.legal) {
+    const group = groupOf(move);
+    if (!byGroup.has(group)) byGroup.set(group, []);
+    byGroup.get(group).push(move);
+  }
+  // Actions aimed at a cell: at most one such group at a time (placing, or arrows).
+  const aimGroup = byGroup.has("place") ? "place" : byGroup.has("arrow") ? "arrow" : null;
+  const verb = aimGroup === "place" ? "place" : "cast arrow";
+  const aimAt = (row, col) => `${verb} ${row} ${col}`;
+  let aim = null;
+  const root = kit.board.querySelector("svg");
+  const ring = svg("g", { class: "aim", "pointer-events": "none" });
+  if (root) root.append(ring);
+  const rowSelect = el("select", { "aria-label": "row", "data-aim": "row" });
+  const colSelect = el("select", { "aria-label": "column", "data-aim": "col" });
+  const fire = kit.button("", () => commit(), { "data-action": "aim" });
+
+  if (aimGroup === "place" && root) {
+    for (const move of byGroup.get("place")) {
+      const [, r, c] = move.split(" ").map(Number);
+      root.querySelector(`.cell[data-row="${r}"][data-col="${c}"]`)?.classList.add("legal");
+    }
+  }
+
+  function showAim() {
+    ring.replaceChildren();
+    const move = aim ? aimAt(aim[0], aim[1]) : null;
+    const ok = move !== null && kit.legal.has(move);
+    fire.disabled = aim ? !ok : false;
+    fire.textContent = aim ? `${aimGroup === "place" ? "Place" : "Cast arrow"} at (${aim[0]}, ` +
+      `${aim[1]})` : (aimGroup === "place" ? "Place" : "Cast arrow");
+    kit.board.dataset.aim = move || "";
+    if (!aim) return;
+    rowSelect.value = String(aim[0]);
+    colSelect.value = String(aim[1]);
+    const [x, y] = cellXY(aim[0], aim[1]);
+    ring.append(svg("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2,
+      fill: "none", stroke: ok ? "#0f172a" : "#dc2626", "stroke-width": 4,
+      "stroke-dasharray": ok ? null : "5 3", "data-legal": ok ? "1" : "0" }));
+    if (ok) kit.say(`${move}: tap the cell again or press the button to do it.`, "legal");
+    else kit.say(`${move} is not a legal action.`, "illegal");
+  }
+
+  function commit() {
+    const [row, col] = aim || [rowSelect.value, colSelect.value];
+    kit.send(aimAt(row, col));
+  }
+
+  for (const [group, title] of GROUPS) {
+    const moves = byGroup.get(group);
+    if (!moves) continue;
+    const box = el("fieldset", { class: "action-group", "data-group": group }, [
+      el("legend", { text: title })]);
+    if (group === aimGroup) {
+      const targets = moves.map((m) => m.split(" ").slice(-2).map(Number));
+      const rows = [...new Set(targets.map(([r]) => r))].sort((a, b) => a - b);
+      const cols = [...new Set(targets.map(([, c]) => c))].sort((a, b) => a - b);
+      rowSelect.replaceChildren(...rows.map((r) => el("option", { value: r, text: `row ${r}` })));
+      colSelect.replaceChildren(...cols.map((c) => el("option", { value: c,
+        text: `column ${c}` })));
+      const picked = () => {
+        aim = [Number(rowSelect.value), Number(colSelect.value)];
+        showAim();
+      };
+      kit.listen(rowSelect, "change", picked);
+      kit.listen(colSelect, "change", picked);
+      box.append(el("div", { class: "aim-form" }, [rowSelect, colSelect, fire]));
+    } else {
+      box.append(...moves.map((move) => kit.button(label(move, group), () => kit.send(move),
+        { "data-move": move, title: move })));
+    }
+    kit.panel.append(box);
+  }
+  if (aimGroup) {
+    // Start the aim where it helps: the opponent's last sighting for an arrow.
+    const seen = frame.view.opponent;
+    if (aimGroup === "arrow" && seen && kit.legal.has(aimAt(seen.row, seen.col))) {
+      aim = [seen.row, seen.col];
+    }
+    kit.listen(kit.board, "click", (event) => {
+      const cell = event.target.closest && event.target.closest(".cell");
+      if (!cell) return;
+      const at = [Number(cell.dataset.row), Number(cell.dataset.col)];
+      if (aim && aim[0] === at[0] && aim[1] === at[1] && kit.legal.has(aimAt(...at))) commit();
+      else {
+        aim = at;
+        showAim();
+      }
+    });
+  }
+  if (input.yourTurn) {
+    kit.onKey((event) => {
+      const step = Object.keys(STEPS).find((m) => STEPS[m] === event.key);
+      if (step) {
+        kit.send(step);
+        return true;
+      }
+      if (event.key === "Enter" && aim && aimGroup) {
+        commit();
+        return true;
+      }
+      return false;
+    });
+    kit.say(`Your turn: ${kit.legal.size} actions.`);
+    if (aimGroup) showAim();
+  } else kit.idle(frame);
+  return kit;
 }

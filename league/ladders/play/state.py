@@ -1,0 +1,204 @@
+"""What the play page reads: the game as the person's seat may see it (docs/play.md, "The
+state"), and a long poll that answers as soon as the game moves.
+
+Only the person's own view leaves here: the frame of their seat, and in a game of hidden
+information the other seat's moves without their text. The match's other views stay
+withheld until the end (``ladders.replays.withheld``)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+import games
+from games import Result
+from league.ladders.lifecycle import OPEN, QUEUED, RUNNING
+from league.ladders.models import (
+    Exhibition,
+    LadderKind,
+    LiveMove,
+    Match,
+    MatchKind,
+    Participant,
+)
+from league.ladders.replays import NoFrames, frame_source
+from league.ladders.selectors import matches_with_players
+from league.redaction import public_text
+from replay import MoveRecord
+from sandbox import Limits
+
+BOTS_ON_SEED = 20
+"""Bots' scores listed beside a solo game's, best first."""
+
+
+def _snapshot(match_id: int) -> tuple[str, int, int] | None:
+    """``(status, attempt, moves published)``: what a waiting page is told about."""
+    published = (LiveMove.objects.filter(match=OuterRef("pk"), attempt=OuterRef("attempts"))
+                 .order_by().values("match").annotate(n=Count("pk")).values("n"))
+    return (Match.objects.filter(pk=match_id)
+            .annotate(published=Coalesce(Subquery(published), 0))
+            .values_list("status", "attempts", "published").first())
+
+
+def wait_for_change(match_id: int, since: int, status: str | None = None,
+                    timeout: float | None = None) -> None:
+    """Return once the game is past step ``since`` (or back before it: a new attempt),
+    has ended, or its status is no longer ``status`` (the one the page has; when not given,
+    the one it had when the wait began); at the latest after ``timeout``
+    (``LEAGUE_PLAY_LONG_POLL_SECONDS``). Reads one row a ``LEAGUE_PLAY_POLL_SECONDS``."""
+    deadline = time.monotonic() + (settings.LEAGUE_PLAY_LONG_POLL_SECONDS if timeout is None
+                                   else timeout)
+    now = _snapshot(match_id)
+    if now is None:
+        return
+    seen = (status or now[0], now[1])
+    while now is not None and (now[0], now[1]) == seen and now[0] in OPEN \
+            and now[2] == since and time.monotonic() < deadline:
+        time.sleep(settings.LEAGUE_PLAY_POLL_SECONDS)
+        now = _snapshot(match_id)
+
+
+def play_state(*, exhibition: Exhibition, since: int | None = None,
+               status: str | None = None) -> dict[str, Any]:
+    """The state of the person's game (``since``, and the ``status`` the page has: long-poll
+    until it moves past them)."""
+    if since is not None:
+        wait_for_change(exhibition.pk, since, status)
+    ex = Exhibition.objects.get(pk=exhibition.pk)  # the worker's latest ask
+    match = matches_with_players().get(pk=ex.pk)
+    seat = ex.seat
+    game = games.make_game(match.ladder.game, match.game_options)
+    participants = list(match.participants.all())
+    names = {p.seat: _name(p) for p in participants}
+    try:
+        source, record = frame_source(match)
+    except NoFrames:  # failed or cancelled before anything was stored
+        source, record = None, None
+    moves = list(source.moves) if source is not None else []
+    step = len(moves)
+    state = source.state_at(step) if source is not None else None
+    playing = match.status in OPEN
+    to_move = state.to_move if playing and state is not None else None
+    # a move sent for this step and not played yet: the turn is taken, whatever the board says
+    sent = ex.move_step == step and to_move == seat
+    your_turn = to_move == seat and not sent
+    hidden = game.hidden_information
+    frame = None
+    if source is not None:
+        frames = source.frames(step, step + 1, seat)
+        frame = frames[0] if frames else None
+        if frame is not None and hidden and frame["move"] and frame["move"]["seat"] != seat:
+            frame["move"]["move"] = None
+    result = record.result if record is not None else (
+        Result.from_json(match.result) if match.result and not playing else None)
+    return {
+        "match": match.pk, "game": game.id, "status": match.status, "seat": seat,
+        "players": [{"seat": p.seat, "name": f"you ({p.player.username})" if p.player_id
+                     else names[p.seat], "human": bool(p.player_id)} for p in participants],
+        "step": step, "to_move": to_move, "your_turn": your_turn,
+        "legal_moves": state.legal_moves() if your_turn and state is not None else [],
+        "frame": frame,
+        "moves": [{"seat": m.seat, "move": None if hidden and m.seat != seat else m.move,
+                   "seconds": round(m.time, 3)} for m in moves],
+        "clocks": _clocks(match, ex, participants, moves, to_move),
+        "result": None if result is None else _result(match, ex, result, names),
+        "message": _message(match, source),
+    }
+
+
+def _name(p: Participant) -> str:
+    if p.player_id:
+        return p.player.username
+    return p.version.bot.name if p.version is not None else f"built-in {p.builtin}"
+
+
+def _clocks(match: Match, ex: Exhibition, participants: list[Participant],
+            moves: list[MoveRecord], to_move: int | None) -> list[dict[str, Any]]:
+    """Time left on each seat's clock, as of now: the person's from their own clock, a bot's
+    from the match's limits (its time bank drawn down by its moves over the move time)."""
+    now = timezone.now()
+    ticking = match.status == RUNNING
+    step = len(moves)
+    limits = Limits.from_json(match.limits if match.limits is not None else match.ladder.limits)
+    clocks = []
+    for p in participants:
+        mine = [m for m in moves if m.seat == p.seat]
+        running = ticking and to_move == p.seat
+        if p.player_id:
+            left = max(0.0, ex.game_time - sum(m.time for m in mine))
+            asked = ex.asked_at if (ex.asked_attempt == match.attempts
+                                    and ex.asked_step == step) else None
+            elapsed = (now - asked).total_seconds() if running and asked else 0.0
+            clocks.append({"seat": p.seat, "running": running,
+                           "move_ms": _ms(min(ex.move_time, left) - elapsed),
+                           "game_ms": _ms(left - elapsed)})
+            continue
+        bank = limits.time_bank
+        for i, m in enumerate(mine):
+            bank -= max(0.0, m.time - limits.move_time - (limits.startup_time if i == 0 else 0))
+        bank = max(0.0, bank)
+        allowance = limits.move_time + bank + (0.0 if mine else limits.startup_time)
+        elapsed = 0.0
+        if running:
+            since = (LiveMove.objects.filter(match=match, attempt=match.attempts)
+                     .order_by("-number").values_list("played_at", flat=True).first()
+                     or match.started_at or now)
+            elapsed = (now - since).total_seconds()
+        clocks.append({"seat": p.seat, "running": running,
+                       "move_ms": _ms(allowance - elapsed),
+                       "game_ms": _ms(bank) if limits.time_bank else None})
+    return clocks
+
+
+def _ms(seconds: float) -> int:
+    return max(0, round(seconds * 1000))
+
+
+def _figure(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def _result(match: Match, ex: Exhibition, result: Result, names: dict[int, str]
+            ) -> dict[str, Any]:
+    scores = " : ".join(_figure(s) for s in result.scores)
+    if result.outcomes is None:
+        text = f"{names[ex.seat]} scored {scores}"
+    elif result.winner is None:
+        text = "draw" + (f" ({scores})" if result.scored else "")
+    else:
+        text = f"{names[result.winner]} wins" + (f" ({scores})" if result.scored else "")
+    out: dict[str, Any] = {
+        "text": text, "winner": result.winner, "scores": list(result.scores),
+        "reason": public_text(result.detail) if result.detail else result.reason}
+    if match.ladder.kind == LadderKind.SCORED:
+        out["bots_on_seed"] = bots_on_seed(match)
+    return out
+
+
+def bots_on_seed(match: Match) -> list[dict[str, Any]]:
+    """The ladder's bots' scores on the match's seed: each bot's latest finished ladder run
+    on it, best first."""
+    rows = (Participant.objects.filter(
+        match__ladder_id=match.ladder_id, match__seed=match.seed, match__status="finished",
+        match__kind__in=[MatchKind.LADDER, MatchKind.VALIDATION], version__isnull=False,
+        score__isnull=False)
+        .order_by("-match__finished_at")
+        .values_list("version__bot_id", "version__bot__name", "score", "match_id")[:500])
+    best: dict[int, dict[str, Any]] = {}
+    for bot_id, name, score, match_id in rows:
+        best.setdefault(bot_id, {"bot": name, "score": score, "match": match_id})
+    return sorted(best.values(), key=lambda row: (-row["score"], row["bot"]))[:BOTS_ON_SEED]
+
+
+def _message(match: Match, source: Any) -> str | None:
+    if match.status == QUEUED:
+        return "waiting for a free board: the game starts in a moment"
+    if match.status not in OPEN and match.status != "finished":
+        return match.detail or f"the game {match.status}"
+    broken = getattr(source, "broken", None)
+    return broken.message() if broken is not None else None
