@@ -16,8 +16,8 @@ from league.bots.models import Bot
 from league.ladders.models import Ladder
 from league.ladders.play.services import PlayError, exhibition_create, exhibition_of
 from league.rate_limits import RateLimited
-from league.web.competition_forms import sentence
 from league.web.play_forms import PlayForm
+from league.web.refusals import sentence
 
 
 def _back(form: PlayForm) -> str:
