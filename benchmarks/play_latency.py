@@ -124,8 +124,8 @@ def league_latencies(league: PlayLeague, game: str, opponent: str, moves: int, s
             answer = league.move(person, match, rng.choice(playable(state["legal_moves"])),
                                  step)
             assert answer.status_code == 200, answer.text
-            # the page's way after an accepted move: wait past its own move, for the reply
-            state = league.state(person, match, since=step + 1, status=state["status"])
+            # as the page does: wait past the step it has, until it is the person's turn again
+            state = league.state(person, match, since=step, status=state["status"])
             while not state["your_turn"] and state["status"] == "running":
                 state = league.state(person, match, since=state["step"],
                                      status=state["status"])

@@ -50,9 +50,9 @@ def wait_for_change(match_id: int, since: int, status: str | None = None,
     """Return once the game is past step ``since``, has ended, has been claimed again (a
     new attempt starts from step 0), or its status is no longer ``status`` (the one the page
     has; when not given, the one it had when the wait began); at the latest after
-    ``timeout`` (``LEAGUE_PLAY_LONG_POLL_SECONDS``). A page that has sent its move at step N
-    may wait with ``since=N+1``: the answer then comes with the reply. Reads one row a
-    ``LEAGUE_PLAY_POLL_SECONDS``."""
+    ``timeout`` (``LEAGUE_PLAY_LONG_POLL_SECONDS``). Reads one row a
+    ``LEAGUE_PLAY_POLL_SECONDS``: a quick bot's reply is usually published by the time the
+    person's own move is noticed, and comes in the same answer."""
     deadline = time.monotonic() + (settings.LEAGUE_PLAY_LONG_POLL_SECONDS if timeout is None
                                    else timeout)
     now = _snapshot(match_id)
