@@ -94,6 +94,8 @@ class PlayLeague:
     embedded: bool
     blocker: Any = None
     sessions: dict[str, requests.Session] = field(default_factory=dict)
+    replies: list[float] = field(default_factory=list)
+    """Seconds each of the last ``play_out``'s moves waited for the person's turn again."""
 
     # -- people ---------------------------------------------------------------------------
     def login(self, username: str, fresh: bool = False) -> requests.Session:
@@ -181,12 +183,19 @@ class PlayLeague:
     def play_out(self, session: requests.Session, match: int,
                  choose: Callable[[dict[str, Any]], str], timeout: float = 120
                  ) -> dict[str, Any]:
-        """Play the person's moves with ``choose(state)`` until the game ends; the end."""
+        """Play the person's moves with ``choose(state)`` until the game ends; the end. Each
+        move's wait, from its POST to the person's turn again (or the end), goes to
+        ``replies`` (seconds)."""
         deadline = time.monotonic() + timeout
         state = self.state(session, match)
+        self.replies = []
+        sent: float | None = None
         while state["status"] in ("queued", "running"):
             assert time.monotonic() < deadline, f"the game did not end: {state}"
             if state["your_turn"]:
+                if sent is not None:
+                    self.replies.append(time.perf_counter() - sent)
+                sent = time.perf_counter()
                 answer = self.move(session, match, choose(state), state["step"])
                 assert answer.status_code == 200, (answer.status_code, answer.text)
             state = self.state(session, match, since=state["step"], status=state["status"])

@@ -281,8 +281,8 @@ LEAGUE_PLAY_MOVE_SECONDS = env_float("LEAGUE_PLAY_MOVE_SECONDS", 300.0, minimum=
 LEAGUE_PLAY_GAME_SECONDS = env_float("LEAGUE_PLAY_GAME_SECONDS", 1800.0, minimum=0.5)
 """A person's time for the whole game."""
 LEAGUE_PLAY_POLL_SECONDS = env_float("LEAGUE_PLAY_POLL_SECONDS", 0.02, minimum=0.001)
-"""How often the database is read while waiting: by a play worker for the person's move when
-there is no Redis to block on, and by the state endpoint's long poll for the game to move."""
+"""How often the state endpoint's long poll reads the database for the game to move (the play
+worker never polls: it blocks on a doorbell, ``league.ladders.play.inbox``)."""
 LEAGUE_PLAY_LONG_POLL_SECONDS = env_float("LEAGUE_PLAY_LONG_POLL_SECONDS", 20.0, minimum=0.0)
 """The longest a state request waits for the game to move before answering as it is."""
 

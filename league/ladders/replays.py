@@ -147,13 +147,13 @@ def frame_source(match: Match) -> tuple[FrameSource, MatchRecord | None]:
     """The match's frames: from its stored replay (and its record), or, while it runs, from
     the moves published so far (no record yet). No check of ``withheld``: the callers that
     serve a view check it (the play state serves only the person's own)."""
+    if _live(match):  # a replay is written with the match's end, never before
+        return _live_source(match), None
     stored = _stored(match)
-    if stored is not None:
-        return stored
-    if not _live(match):
+    if stored is None:
         raise NoFrames(f"match {match.pk} has no replay (it is {match.status}"
                        + (f": {match.detail}" if match.detail else "") + ")")
-    return _live_source(match), None
+    return stored
 
 
 def viewer_header(*, match: Match, user: AnyUser, opening: int = 0) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import statistics
 from typing import Any
 
 import pytest
@@ -89,6 +90,8 @@ def test_an_illegal_move_is_refused_with_the_engines_words_then_a_legal_one_is_t
     assert no_csrf.status_code == 403
     end = play_league.play_out(alice, match, first_legal)
     assert end["status"] == "finished"
+    # the moves reached the worker by Redis's doorbell, not the row's reading every 5 s
+    assert statistics.median(play_league.replies) < 2, play_league.replies
 
 
 def test_a_solo_game_ends_beside_the_bots_scores_on_its_seed(play_league: PlayLeague) -> None:

@@ -4,6 +4,7 @@ through the play API as on PostgreSQL and Redis."""
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Iterator
 from typing import Any
 
@@ -33,6 +34,9 @@ def test_a_game_is_played_to_its_end_on_the_embedded_default(league: PlayLeague)
     assert refused.json()["error"] == "illegal move: cell (5,5) is off the 5x5 board"
     end = league.play_out(alice, match, lambda s: s["legal_moves"][0])
     assert end["status"] == "finished" and end["result"] is not None
+    # each move reached the worker by its doorbell (the named pipe), not by the row's
+    # reading every 5 s: the bot's reply came well within that
+    assert len(league.replies) >= 3 and statistics.median(league.replies) < 2, league.replies
     assert end["moves"][0] == {"seat": 0, "move": state["legal_moves"][0],
                                "seconds": end["moves"][0]["seconds"]}
     replay = alice.get(f"{league.url}/api/matches/{match}/replay/", timeout=30).json()

@@ -137,9 +137,10 @@ def exhibition_of(*, match_id: int, user: AbstractBaseUser) -> Exhibition | None
 
 def move_submit(*, exhibition: Exhibition, move: str, step: int) -> None:
     """Pass the person's ``move`` for ``step`` on to the worker once the engine accepts it
+    (``exhibition`` as ``exhibition_of`` reads it, with its match)
     on the game as published: ``MoveRefused`` with the engine's words, ``MoveConflict`` when
     it is not the person's turn at ``step``."""
-    match = Match.objects.select_related("ladder").get(pk=exhibition.pk)
+    match = exhibition.match  # read with the exhibition, in this request
     if match.status in ENDED:
         raise MoveConflict("the game is over")
     move = move.strip()

@@ -11,8 +11,7 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, OuterRef, Subquery
-from django.db.models.functions import Coalesce
+from django.db import connection
 from django.utils import timezone
 
 import games
@@ -27,7 +26,6 @@ from league.ladders.models import (
     Participant,
 )
 from league.ladders.replays import NoFrames, frame_source
-from league.ladders.selectors import matches_with_players
 from league.redaction import public_text
 from replay import MoveRecord
 from sandbox import Limits
@@ -37,20 +35,24 @@ BOTS_ON_SEED = 20
 
 
 def _snapshot(match_id: int) -> tuple[str, int, int] | None:
-    """``(status, attempt, moves published)``: what a waiting page is told about."""
-    published = (LiveMove.objects.filter(match=OuterRef("pk"), attempt=OuterRef("attempts"))
-                 .order_by().values("match").annotate(n=Count("pk")).values("n"))
-    return (Match.objects.filter(pk=match_id)
-            .annotate(published=Coalesce(Subquery(published), 0))
-            .values_list("status", "attempts", "published").first())
+    """``(status, attempt, moves published)``: what a waiting page is told about. In SQL, as
+    it is read every ``LEAGUE_PLAY_POLL_SECONDS`` by every waiting page."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT m.status, m.attempts, (SELECT COUNT(*) FROM {LiveMove._meta.db_table} l "
+            "WHERE l.match_id = m.id AND l.attempt = m.attempts) "
+            f"FROM {Match._meta.db_table} m WHERE m.id = %s", [match_id])
+        return cursor.fetchone()
 
 
 def wait_for_change(match_id: int, since: int, status: str | None = None,
                     timeout: float | None = None) -> None:
-    """Return once the game is past step ``since`` (or back before it: a new attempt),
-    has ended, or its status is no longer ``status`` (the one the page has; when not given,
-    the one it had when the wait began); at the latest after ``timeout``
-    (``LEAGUE_PLAY_LONG_POLL_SECONDS``). Reads one row a ``LEAGUE_PLAY_POLL_SECONDS``."""
+    """Return once the game is past step ``since``, has ended, has been claimed again (a
+    new attempt starts from step 0), or its status is no longer ``status`` (the one the page
+    has; when not given, the one it had when the wait began); at the latest after
+    ``timeout`` (``LEAGUE_PLAY_LONG_POLL_SECONDS``). Reads one row a
+    ``LEAGUE_PLAY_POLL_SECONDS``: a quick bot's reply is usually published by the time the
+    person's own move is noticed, and comes in the same answer."""
     deadline = time.monotonic() + (settings.LEAGUE_PLAY_LONG_POLL_SECONDS if timeout is None
                                    else timeout)
     now = _snapshot(match_id)
@@ -58,7 +60,7 @@ def wait_for_change(match_id: int, since: int, status: str | None = None,
         return
     seen = (status or now[0], now[1])
     while now is not None and (now[0], now[1]) == seen and now[0] in OPEN \
-            and now[2] == since and time.monotonic() < deadline:
+            and now[2] <= since and time.monotonic() < deadline:
         time.sleep(settings.LEAGUE_PLAY_POLL_SECONDS)
         now = _snapshot(match_id)
 
@@ -67,13 +69,16 @@ def play_state(*, exhibition: Exhibition, since: int | None = None,
                status: str | None = None) -> dict[str, Any]:
     """The state of the person's game (``since``, and the ``status`` the page has: long-poll
     until it moves past them)."""
-    if since is not None:
+    if since is None:
+        ex, match = exhibition, exhibition.match
+        participants = _participants(ex.pk, with_match=False)
+    else:  # the game has moved meanwhile: all of it read again (one query)
         wait_for_change(exhibition.pk, since, status)
-    ex = Exhibition.objects.get(pk=exhibition.pk)  # the worker's latest ask
-    match = matches_with_players().get(pk=ex.pk)
+        participants = _participants(exhibition.pk, with_match=True)
+        match = participants[0].match
+        ex = match.exhibition
     seat = ex.seat
     game = games.make_game(match.ladder.game, match.game_options)
-    participants = list(match.participants.all())
     names = {p.seat: _name(p) for p in participants}
     try:
         source, record = frame_source(match)
@@ -109,6 +114,16 @@ def play_state(*, exhibition: Exhibition, since: int | None = None,
         "result": None if result is None else _result(match, ex, result, names),
         "message": _message(match, source),
     }
+
+
+def _participants(match_id: int, *, with_match: bool) -> list[Participant]:
+    """The game's seats with their bots or person, by seat; ``with_match``: with the match,
+    its ladder and its exhibition row too (the worker's latest ask)."""
+    related = ["version__bot__owner", "player"]
+    if with_match:
+        related += ["match__ladder", "match__exhibition"]
+    return list(Participant.objects.filter(match_id=match_id).select_related(*related)
+                .defer("log", "version__archive", "version__log").order_by("seat"))
 
 
 def _name(p: Participant) -> str:
