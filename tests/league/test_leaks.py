@@ -46,6 +46,8 @@ def urls_about(version: BotVersion) -> list[str]:
         f"/api/matches/{match.pk}/replay/", f"/api/matches/{match.pk}/viewer/",
         f"/api/matches/{match.pk}/frames/", f"/api/matches/{match.pk}/frames/?view=0",
         f"/api/matches/{match.pk}/frames/?view=1", "/api/ladders/stones/rankings/",
+        f"/matches/{match.pk}/status.json", "/my/bots/", "/ladders/", "/games/",
+        "/games/stones/", "/protocol/", "/api/schema/?format=json",
     ]
 
 
