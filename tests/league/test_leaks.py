@@ -67,6 +67,9 @@ def test_no_source_log_or_server_path_reaches_anyone_it_should_not(
     wait_validated(*versions, timeout=120, worker=worker)
     statuses = {v.bot.name: v.status for v in versions}
     assert statuses == {"broken": "rejected", "crasher": "rejected", "chatty": "active"}
+    # what anyone reads says what kind of failure it was, and no more
+    reasons = {v.bot.name: v.reason for v in versions}
+    assert "C++ compilation failed" in reasons["broken"], reasons
 
     urls = [url for v in versions for url in urls_about(v)]
     owner = Client()
