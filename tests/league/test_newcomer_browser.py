@@ -3,7 +3,7 @@ fresh league (what ``./dev up`` runs: ``manage.py up`` on the embedded default, 
 playing), following only the site's links and downloads, never a file of the repository:
 the games, the Stones page, its Python starter downloaded as a zip, sign-up, "my bots" with
 the game already picked, the zip uploaded as it is, the banner following it to "validated",
-and the bot on the Stones ladder with its rank and rating."""
+and the bot on the Stones ladder with its rank, then its rating once it has played."""
 
 from __future__ import annotations
 
@@ -114,9 +114,18 @@ def walk(browser: object, url: str, tmp_path: Path) -> None:
     page.click("header nav a:text-is('ladders')")
     page.click("#ladder-stones h2 a:text-is('Stones')")
     page.wait_for_url(f"{url}/ladders/stones/")
-    row = page.locator("table.board tbody tr", has_text="first-bot").inner_text()
-    rank, rating = re.match(r"(\d+)\s+first-bot v1\s+newcomer\s+(-?\d+\.\d)", row).groups()
-    assert int(rank) >= 1 and float(rating) > -100, row
+    row = page.locator("table.board tbody tr", has_text="first-bot")
+    pattern = re.compile(r"(\d+)\s+first-bot v1\s+newcomer\s+(-?\d+\.\d)\s+μ \S+ σ \S+\s+"
+                         r"(\d+)\s")
+    assert pattern.match(row.inner_text()), row.inner_text()  # on the board from the start
+
+    def rated() -> bool:  # and rated by its first ladder games, as the page shows on a reload
+        page.reload()
+        return int(pattern.match(row.inner_text())[3]) > 0
+
+    wait_for(rated, 180, "the new bot's first ladder games", row.inner_text)
+    rank, rating, played = pattern.match(row.inner_text()).groups()
+    assert int(rank) >= 1 and int(played) >= 1 and float(rating) != 0.0, row.inner_text()
     page.screenshot(path=str(SHOTS / "newcomer-ladder.png"), full_page=True)
     assert problems == [], problems
     page.close()
