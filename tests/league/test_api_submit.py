@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 
 from league.accounts.services import token_create
+from league.bots.models import BotVersion
 from league.ladders.models import Ladder
 from tests.league import bots
 from tests.league.conftest import ROOT, Worker
@@ -47,6 +48,10 @@ def test_submit_uploads_a_folder_and_a_file_and_reports_validation(
     good = submit(str(folder), "--game", "stones", "--name", "steady", env=env)
     assert good.returncode == 0, good.stdout + good.stderr + worker.text()[-2000:]
     assert "uploaded steady v1" in good.stdout and "steady v1 is active on stones" in good.stdout
+    # the bot's page on the site, not the API's JSON
+    bot_id = BotVersion.objects.get(bot__name="steady", number=1).bot_id
+    assert f"steady v1 is active on stones: {live_server.url}/bots/{bot_id}/" in good.stdout
+    assert "/api/" not in good.stdout
 
     crash = tmp_path / "crash.py"
     crash.write_text(bots.CRASH)

@@ -46,6 +46,8 @@ def urls_about(version: BotVersion) -> list[str]:
         f"/api/matches/{match.pk}/replay/", f"/api/matches/{match.pk}/viewer/",
         f"/api/matches/{match.pk}/frames/", f"/api/matches/{match.pk}/frames/?view=0",
         f"/api/matches/{match.pk}/frames/?view=1", "/api/ladders/stones/rankings/",
+        f"/matches/{match.pk}/status.json", "/my/bots/", "/ladders/", "/games/",
+        "/games/stones/", "/protocol/", "/api/schema/?format=json",
     ]
 
 
@@ -65,6 +67,9 @@ def test_no_source_log_or_server_path_reaches_anyone_it_should_not(
     wait_validated(*versions, timeout=120, worker=worker)
     statuses = {v.bot.name: v.status for v in versions}
     assert statuses == {"broken": "rejected", "crasher": "rejected", "chatty": "active"}
+    # what anyone reads says what kind of failure it was, and no more
+    reasons = {v.bot.name: v.reason for v in versions}
+    assert "C++ compilation failed" in reasons["broken"], reasons
 
     urls = [url for v in versions for url in urls_about(v)]
     owner = Client()

@@ -133,6 +133,23 @@ def test_the_match_page_shows_players_result_times_and_the_final_position(
     assert "player 0" not in shown and "player 1" not in shown
 
 
+def test_a_queued_matchs_page_says_it_waits_and_follows_it(client: Client,
+                                                            people: People) -> None:
+    one, two = active(people.alice, "one"), active(people.bob, "two")
+    match = Match.objects.create(ladder=finished(one, two).ladder, kind="ladder", seed=3)
+    Participant.objects.create(match=match, seat=0, version=one)
+    Participant.objects.create(match=match, seat=1, version=two)
+    response = client.get(f"/matches/{match.pk}/")
+    page = text(response)
+    assert "status queued: waiting for a worker" in page
+    assert "ended" not in page and "duration" not in page and "UTC" not in page
+    assert f'data-live="/matches/{match.pk}/status.json" data-interval="2000"' in \
+        response.content.decode()
+    status = client.get(f"/matches/{match.pk}/status.json").json()
+    assert status["state"] == "queued" and status["done"] is False
+    assert set(status["parts"]) == {"facts", "players", "logs"}
+
+
 def test_a_forfeit_shows_its_reason_and_detail(client: Client, people: People) -> None:
     match = finished(active(people.alice, "one"), active(people.bob, "two"))
     Participant.objects.filter(match=match, seat=1).update(

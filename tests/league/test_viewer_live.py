@@ -65,11 +65,12 @@ def played_at(database: str, match_id: int) -> dict[int, float]:
     return {number: float(at) for number, at in rows}
 
 
+@pytest.mark.parametrize("width", [1280, 390])  # a desktop, a phone
 def test_a_running_match_is_watched_move_by_move_and_becomes_its_replay(
         live_server: Any, worker: Worker, ladders: dict[str, Ladder], alice: User,
-        viewer_browser: Any) -> None:
+        viewer_browser: Any, width: int) -> None:
     ponderer = in_thread(lambda: active(alice, "ponderer", source=PONDERING).pk)
-    page = viewer_browser.new_page(viewport={"width": 1280, "height": 900})
+    page = viewer_browser.new_page(viewport={"width": width, "height": 900})
     problems = watch_for_errors(page)
 
     def create() -> int:
@@ -134,5 +135,6 @@ def test_a_running_match_is_watched_move_by_move_and_becomes_its_replay(
     assert page.locator(".viewer-banner").is_hidden()
     assert page.locator(".viewer-download").is_visible()
     assert page.locator(".move-row").count() == last + 1
-    shoot(page, "viewer-live-ended", "#replay")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    shoot(page, f"viewer-live-ended-{width}", "#replay")
     assert problems == [], problems
