@@ -227,10 +227,11 @@ def league_up(data: Path, port: int, workers: int, log: Path) -> Iterator[tuple[
             up.wait()
 
 
-def played_matches(database: Path) -> int:
+def played_since(database: Path, since: str) -> int:
+    """Matches finished since ``since`` (UTC, as the league writes times)."""
     with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10) as db:
-        return db.execute("SELECT count(*) FROM ladders_match WHERE status = 'finished' "
-                          "AND id > (SELECT max(id) - 100000 FROM ladders_match)").fetchone()[0]
+        return db.execute("SELECT count(*) FROM ladders_match WHERE finished_at >= ? "
+                          "AND status = 'finished'", [since]).fetchone()[0]
 
 
 TICK_LINE = re.compile(r"Task league\.(\w+)\.tasks\.(\w+)\[[^\]]+\] succeeded in ([0-9.e-]+)s")
@@ -258,7 +259,7 @@ def measure_league(data: Path, port: int, workers: int, requests: int, warm_seco
                 get(conn, path)
         ticks_log = data / "logs" / "ticks.log"
         since = ticks_log.stat().st_size
-        before_played = played_matches(data / "league.sqlite3")
+        began_at = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
         for name, paths in urls.items():
             timings = Timings()
             before = cpu_seconds(group_pids(web))
@@ -271,7 +272,7 @@ def measure_league(data: Path, port: int, workers: int, requests: int, warm_seco
             run.pages[name] = timings
             print(f"  {name}: p95 {timings.p95:.1f} ms", file=sys.stderr, flush=True)
         conn.close()
-        run.played = played_matches(data / "league.sqlite3") - before_played
+        run.played = played_since(data / "league.sqlite3", began_at)
         run.ticks = logged_ticks(ticks_log, since)
     return run
 
@@ -292,7 +293,8 @@ def report(large: Run, small: Run | None, ticks: dict, small_ticks: dict | None,
           f"{large.health_ms:.0f} ms), stopped with exit code {large.exit_code}"
           + (f"; on the small one {small.up_seconds:.1f} s" if small else ""))
     print(f"\n{'page (1 client, league playing)':<30} {'p50 ms':>7} {'p95 ms':>7} "
-          f"{'max ms':>7} {'cpu ms':>7} {'small p95':>10} {'ratio':>6}  target (p95)")
+          f"{'max ms':>7} {'cpu ms':>7} {'small p95':>10} {'ratio':>6} {'small cpu':>10} "
+          f"{'ratio':>6}  target (p95)")
     for name, t in large.pages.items():
         base = small.pages.get(name) if small else None
         ratio = f"{t.p95 / base.p95:5.2f}x" if base else "     -"
@@ -300,8 +302,10 @@ def report(large: Run, small: Run | None, ticks: dict, small_ticks: dict | None,
         verdict = (f"≤ {target:.0f} ms — {'met' if t.p95 <= target else 'NOT met'}"
                    if target else "")
         base_p95 = f"{base.p95:10.1f}" if base else f"{'-':>10}"
+        cpu = (f"{base.cpu_ms:10.1f} {t.cpu_ms / base.cpu_ms:5.2f}x"
+               if base and base.cpu_ms else f"{'-':>10} {'-':>6}")
         print(f"{name:<30} {t.p50:7.1f} {t.p95:7.1f} {t.max:7.1f} {t.cpu_ms:7.1f} "
-              f"{base_p95} {ratio}  {verdict}")
+              f"{base_p95} {ratio} {cpu}  {verdict}")
     print("cpu ms: CPU time of the web server's processes per request (from /proc); the "
           "match workers played meanwhile: "
           f"{large.played} matches on the large league"

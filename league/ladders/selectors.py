@@ -80,13 +80,17 @@ class BoardRow:
 
 BOARD_SOURCE = """
 FROM ladders_standing s
-JOIN bots_bot b ON b.active_version_id = s.version_id
+CROSS JOIN bots_bot b
 JOIN bots_botversion v ON v.id = s.version_id
 JOIN auth_user u ON u.id = b.owner_id
-WHERE s.ladder_id = %(ladder)s AND b.game = %(game)s AND NOT b.retired AND NOT b.disabled
+WHERE b.active_version_id = s.version_id AND s.ladder_id = %(ladder)s AND b.game = %(game)s
+  AND NOT b.retired AND NOT b.disabled
 """
 """A board's rows: each playing bot's active version (whose status is ``active`` while the
-bot is not retired: validation switches both at once)."""
+bot is not retired: validation switches both at once). ``CROSS JOIN`` makes SQLite read the
+standings first, in the board's order from its index, so a page stops after its rows (from
+the game's bots it read and sorted the whole board: 3 ms instead of 0.3 for a first page of
+500 bots a ladder); PostgreSQL still orders the joins as it likes."""
 BOARD_COLUMNS = """b.id, b.name, u.username, s.version_id, v.number, s.games, s.mu,
 s.sigma, s.wins, s.losses, s.draws, s.score_sum, s.score_sq_sum"""
 BOARD_ORDER = {LadderKind.RATED: "s.mu - 3 * s.sigma DESC, s.id",
