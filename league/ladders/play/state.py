@@ -8,6 +8,7 @@ withheld until the end (``ladders.replays.withheld``)."""
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -16,7 +17,7 @@ from django.utils import timezone
 
 import games
 from games import Result
-from league.ladders.lifecycle import OPEN, QUEUED, RUNNING
+from league.ladders.lifecycle import FINISHED, OPEN, QUEUED, RUNNING
 from league.ladders.models import (
     Exhibition,
     LadderKind,
@@ -69,17 +70,15 @@ def play_state(*, exhibition: Exhibition, since: int | None = None,
                status: str | None = None) -> dict[str, Any]:
     """The state of the person's game (``since``, and the ``status`` the page has: long-poll
     until it moves past them)."""
-    if since is None:
-        ex, match = exhibition, exhibition.match
-        participants = _participants(ex.pk, with_match=False)
-    else:  # the game has moved meanwhile: all of it read again (one query)
+    ex = exhibition
+    if since is not None:  # the game has moved meanwhile: the match and the ask read again
         wait_for_change(exhibition.pk, since, status)
-        participants = _participants(exhibition.pk, with_match=True)
-        match = participants[0].match
-        ex = match.exhibition
+        ex = Exhibition.objects.select_related("match__ladder").get(pk=exhibition.pk)
+    match = ex.match
+    participants = _seats(ex.pk)
     seat = ex.seat
     game = games.make_game(match.ladder.game, match.game_options)
-    names = {p.seat: _name(p) for p in participants}
+    names = {p.seat: p.name for p in participants}
     try:
         source, record = frame_source(match)
     except NoFrames:  # failed or cancelled before anything was stored
@@ -103,8 +102,8 @@ def play_state(*, exhibition: Exhibition, since: int | None = None,
         Result.from_json(match.result) if match.result and not playing else None)
     return {
         "match": match.pk, "game": game.id, "status": match.status, "seat": seat,
-        "players": [{"seat": p.seat, "name": f"you ({p.player.username})" if p.player_id
-                     else names[p.seat], "human": bool(p.player_id)} for p in participants],
+        "players": [{"seat": p.seat, "name": f"you ({p.person})" if p.person else p.name,
+                     "human": bool(p.person)} for p in participants],
         "step": step, "to_move": to_move, "your_turn": your_turn,
         "legal_moves": state.legal_moves() if your_turn and state is not None else [],
         "frame": frame,
@@ -116,23 +115,24 @@ def play_state(*, exhibition: Exhibition, since: int | None = None,
     }
 
 
-def _participants(match_id: int, *, with_match: bool) -> list[Participant]:
-    """The game's seats with their bots or person, by seat; ``with_match``: with the match,
-    its ladder and its exhibition row too (the worker's latest ask)."""
-    related = ["version__bot__owner", "player"]
-    if with_match:
-        related += ["match__ladder", "match__exhibition"]
-    return list(Participant.objects.filter(match_id=match_id).select_related(*related)
-                .defer("log", "version__archive", "version__log").order_by("seat"))
+@dataclass(frozen=True)
+class _Seat:
+    seat: int
+    person: str
+    """The person's name in this seat, "" for a bot."""
+    name: str
 
 
-def _name(p: Participant) -> str:
-    if p.player_id:
-        return p.player.username
-    return p.version.bot.name if p.version is not None else f"built-in {p.builtin}"
+def _seats(match_id: int) -> list[_Seat]:
+    """The game's seats and who sits in them, by seat (one light query: it runs for every
+    answer of every waiting page)."""
+    rows = (Participant.objects.filter(match_id=match_id).order_by("seat")
+            .values_list("seat", "player__username", "version__bot__name", "builtin"))
+    return [_Seat(seat, person or "", person or bot or f"built-in {builtin}")
+            for seat, person, bot, builtin in rows]
 
 
-def _clocks(match: Match, ex: Exhibition, participants: list[Participant],
+def _clocks(match: Match, ex: Exhibition, participants: list[_Seat],
             moves: list[MoveRecord], to_move: int | None) -> list[dict[str, Any]]:
     """Time left on each seat's clock, as of now: the person's from their own clock, a bot's
     from the match's limits (its time bank drawn down by its moves over the move time)."""
@@ -144,7 +144,7 @@ def _clocks(match: Match, ex: Exhibition, participants: list[Participant],
     for p in participants:
         mine = [m for m in moves if m.seat == p.seat]
         running = ticking and to_move == p.seat
-        if p.player_id:
+        if p.person:
             left = max(0.0, ex.game_time - sum(m.time for m in mine))
             asked = ex.asked_at if (ex.asked_attempt == match.attempts
                                     and ex.asked_step == step) else None
@@ -199,7 +199,7 @@ def bots_on_seed(match: Match) -> list[dict[str, Any]]:
     """The ladder's bots' scores on the match's seed: each bot's latest finished ladder run
     on it, best first."""
     rows = (Participant.objects.filter(
-        match__ladder_id=match.ladder_id, match__seed=match.seed, match__status="finished",
+        match__ladder_id=match.ladder_id, match__seed=match.seed, match__status=FINISHED,
         match__kind__in=[MatchKind.LADDER, MatchKind.VALIDATION], version__isnull=False,
         score__isnull=False)
         .order_by("-match__finished_at")
@@ -213,7 +213,7 @@ def bots_on_seed(match: Match) -> list[dict[str, Any]]:
 def _message(match: Match, source: Any) -> str | None:
     if match.status == QUEUED:
         return "waiting for a free board: the game starts in a moment"
-    if match.status not in OPEN and match.status != "finished":
+    if match.status not in OPEN and match.status != FINISHED:
         return match.detail or f"the game {match.status}"
     broken = getattr(source, "broken", None)
     return broken.message() if broken is not None else None
