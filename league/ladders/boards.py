@@ -32,6 +32,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from django.db import connection, transaction
 
@@ -70,16 +71,19 @@ that one statement reads them with the players that changed."""
 SEATS_SQL = """
 SELECT m.id, m.kind, m.status, p.version_id FROM ladders_match m
 JOIN ladders_participant p ON p.match_id = m.id
-WHERE m.ladder_id = %(ladder)s
-  AND ((m.status IN ({open}) AND m.kind NOT IN ({competitions}))
-       OR (m.kind = '{ladder}' AND m.id > %(after)s))
+WHERE m.ladder_id = %(ladder)s AND m.status IN ({open}) AND m.kind NOT IN ({competitions})
+UNION ALL
+SELECT m.id, m.kind, m.status, p.version_id FROM ladders_match m
+JOIN ladders_participant p ON p.match_id = m.id
+WHERE m.ladder_id = %(ladder)s AND m.kind = '{ladder}' AND m.id > %(after)s
+  AND m.status NOT IN ({open})
 """.format(open=", ".join(f"'{status}'" for status in OPEN),
            competitions=", ".join(f"'{kind}'" for kind in OWN_SHARE_KINDS),
            ladder=MatchKind.LADDER)
-"""The seats of the ladder's open matches (competitions' and exhibitions' aside: they have
-shares of their own), and of the ladder matches made after ``after``, whatever their status.
-The statuses and kinds are written into the SQL (constants), as SQLite matches an index's
-condition only so."""
+"""The seats of the ladder's open matches (competitions' and exhibitions'
+aside: they have shares of their own), and of the ladder matches made after ``after`` that have ended: two halves, each read from
+an index (an OR of the two, SQLite read every match of the ladder). The statuses and kinds
+are written into the SQL (constants), as SQLite matches an index's condition only so."""
 MET_SQL = f"""
 SELECT m.id, p.version_id FROM (SELECT id FROM ladders_match
   WHERE ladder_id = %(ladder)s AND kind = '{MatchKind.LADDER}' ORDER BY id DESC
@@ -107,9 +111,9 @@ def seats_read(ladder: Ladder, after: int = NONE) -> list[Seat]:
                 for match, kind, status, version in cursor.fetchall()]
 
 
-@dataclass(frozen=True)
-class Player:
-    """What matchmaking reads of one playing version's standing."""
+class Player(NamedTuple):
+    """What matchmaking reads of one playing version's standing (a tuple: a fill unpacks the
+    whole board's at C speed)."""
 
     version: int
     standing: int
@@ -126,9 +130,11 @@ class Player:
         return self.recent * 0.5 ** (max(0.0, now - self.recent_at) / RECENT_HALF_LIFE)
 
     @property
-    def place(self) -> tuple[float, int]:
-        """The board's order (``selectors.BOARD_ORDER``, rated): best first, then by id."""
-        return (-(self.skill.mu - 3 * self.skill.sigma), self.standing)
+    def place(self) -> tuple[float, int, Player]:
+        """Where it sorts on the board (``selectors.BOARD_ORDER``, rated): best first (μ − 3σ
+        descending), then by standing id, which is unique: the player itself is never
+        compared."""
+        return (-(self.skill.mu - 3 * self.skill.sigma), self.standing, self)
 
 
 @dataclass(frozen=True)
@@ -136,8 +142,8 @@ class Board:
     """A rated board as read under its ladder's lock; never changed once made."""
 
     players: dict[int, Player]
-    order: list[tuple[float, int, int]]
-    """``(*place, version)`` of every player, in board order."""
+    order: list[tuple[float, int, Player]]
+    """Every player's ``place``, in board order."""
     members: frozenset[int]
     """The playing bots' active versions (a member without a standing is not a player)."""
     watched: dict[int, tuple[int, ...]]
@@ -150,23 +156,22 @@ class Board:
     loaded_at: float = field(default_factory=time.monotonic)
 
     def ranked(self) -> list[Player]:
-        return [self.players[version] for _, _, version in self.order]
+        return [player for _, _, player in self.order]
 
     def entries(self, playing: Mapping[int, int], now: float) -> list[Entry]:
         """The board as pairing sees it (``pairing.Entry``), in board order: each player's
         recent count decayed to ``now`` (``Player.recent_now``, inlined: this runs over the
         whole board on every fill) and its open matches (``playing``) counted in."""
-        players, busy, half_life = self.players, playing.get, RECENT_HALF_LIFE
+        busy, half_life = playing.get, RECENT_HALF_LIFE
         entries = []
-        for _, _, version in self.order:
-            p = players[version]
-            recent, at, open_now = p.recent, p.recent_at, busy(version, 0)
+        for _, _, (version, _, skill, games, recent, at) in self.order:
+            open_now = busy(version, 0)
             if at is None or recent == 0.0:
                 recent = 0.0
             else:
                 recent *= 0.5 ** (max(0.0, now - at) / half_life)
-            entries.append(Entry(version, p.skill, round(recent) + open_now,
-                                 (p.games + open_now) // 2))
+            entries.append(Entry(version, skill, round(recent) + open_now,
+                                 (games + open_now) // 2))
         return entries
 
     def recent_meetings(self) -> dict[frozenset[int], int]:
@@ -224,7 +229,7 @@ def _players(ladder: Ladder, only: str = "", members: bool = False,
         rows = cursor.fetchall()
     return ([Player(version, standing, Skill(mu, sigma), games, recent, at)
              for version, standing, mu, sigma, games, recent, at in rows if standing is not None],
-            frozenset(version for version, standing, *_ in rows if standing is None))
+            frozenset([row[0] for row in rows if row[1] is None]))
 
 
 def _watched(seats: Iterable[Seat]) -> dict[int, tuple[int, ...]]:
@@ -255,7 +260,7 @@ def _load(ladder: Ladder, seats: Sequence[Seat]) -> Board:
         cursor.execute(MET_SQL, {"ladder": ladder.pk, "window": MET_WINDOW})
         met = _pairs(cursor.fetchall())
     return Board(players={p.version: p for p in players},
-                 order=sorted((*p.place, p.version) for p in players),
+                 order=sorted(p.place for p in players),
                  members=members, watched=_watched(seats),
                  last_match=max((match for match, _ in met), default=0),
                  met=tuple(met), read_at=read_at)
@@ -282,13 +287,12 @@ def _refresh(ladder: Ladder, seats: Sequence[Seat], known: Board) -> Board:
     order = list(known.order)
     for version in (again | {p.version for p in fresh}) & players.keys():
         old = players.pop(version)
-        del order[bisect.bisect_left(order, (*old.place, version))]
+        del order[bisect.bisect_left(order, old.place)]
     for player in fresh:
         players[player.version] = player
-        bisect.insort(order, (*player.place, player.version))
+        bisect.insort(order, player.place)
     for version in players.keys() - members:  # left the board: retired, disabled, replaced
-        old = players.pop(version)
-        del order[bisect.bisect_left(order, (*old.place, version))]
+        del order[bisect.bisect_left(order, players.pop(version).place)]
     new = _pairs(made)
     met = (known.met + tuple(new))[-MET_WINDOW:] if new else known.met
     last = max([known.last_match, *(match for match, _ in new)])
