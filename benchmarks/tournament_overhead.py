@@ -22,6 +22,7 @@ import argparse
 import datetime as dt
 import logging
 import os
+import re
 import shutil
 import signal
 import statistics
@@ -130,6 +131,7 @@ def main() -> None:
                 raise SystemExit(f"{v} was not validated: {v.reason}")
         ladder = Ladder.objects.get(game="stones")
         report(args, ladder, versions)
+        bell_cost(data / "ticks.log")
     finally:
         for process in (worker, ticks):
             os.killpg(process.pid, signal.SIGKILL)
@@ -159,6 +161,18 @@ def report(args: argparse.Namespace, ladder, versions: list) -> None:
     verdict = "met" if overhead <= 0.10 else "NOT met"
     print(f"tournament overhead {overhead * 100:+.1f} % (median of the rounds' ratios) — "
           f"target ≤ +10 %: {verdict}")
+
+
+def bell_cost(log: Path) -> None:
+    """What the bell costs where it runs, from the ticks worker's log: Celery's time for each
+    ``match_ended`` (release the next games; at a round's end, pair the next round). Before,
+    this ran in the match worker's writing thread, beside the next match."""
+    seconds = sorted(float(s) for s in re.findall(
+        r"match_ended_task\[[^]]+\] succeeded in ([0-9.]+)s", log.read_text(errors="replace")))
+    if seconds:
+        print(f"the bell, on the ticks worker: {len(seconds)} games, median "
+              f"{statistics.median(seconds) * 1000:.0f} ms, 90th percentile "
+              f"{seconds[int(0.9 * (len(seconds) - 1))] * 1000:.0f} ms a game")
 
 
 if __name__ == "__main__":
