@@ -146,6 +146,9 @@ def main() -> None:
     args = parser.parse_args()
     data = Path(tempfile.mkdtemp(prefix="botleague-bench-"))
     configure(args.embedded, data)
+    # Only the benchmark's own matches: a ladder that refilled itself as each one finished
+    # would never be idle, and the rounds would time different work.
+    os.environ["LEAGUE_KEEP_BUSY"] = "false"
     import django
 
     django.setup()
