@@ -80,10 +80,11 @@ WHERE m.ladder_id = %(ladder)s AND m.kind = '{ladder}' AND m.id > %(after)s
 """.format(open=", ".join(f"'{status}'" for status in OPEN),
            competitions=", ".join(f"'{kind}'" for kind in OWN_SHARE_KINDS),
            ladder=MatchKind.LADDER)
-"""The seats of the ladder's open matches (competitions' and exhibitions'
-aside: they have shares of their own), and of the ladder matches made after ``after`` that have ended: two halves, each read from
-an index (an OR of the two, SQLite read every match of the ladder). The statuses and kinds
-are written into the SQL (constants), as SQLite matches an index's condition only so."""
+"""The seats of the ladder's open matches (competitions' and exhibitions' aside: they have
+shares of their own), and of the ladder matches made after ``after`` that have ended: two
+halves, each read from an index (an OR of the two, SQLite read every match of the ladder).
+The statuses and kinds are written into the SQL (constants), as SQLite matches an index's
+condition only so."""
 MET_SQL = f"""
 SELECT m.id, p.version_id FROM (SELECT id FROM ladders_match
   WHERE ladder_id = %(ladder)s AND kind = '{MatchKind.LADDER}' ORDER BY id DESC
