@@ -14,6 +14,7 @@ from django.db.models import (
     Count,
     Prefetch,
     Q,
+    Subquery,
     TextField,
     Window,
 )
@@ -195,11 +196,22 @@ class VersionPage:
     standing: Standing | None
     previous_standing: Standing | None
     against_previous: Tally = field(default_factory=Tally)
+    """Over the version's latest ``window`` matches."""
+    window: int = WINDOW
+
+
+FIRST_MATCHES = 20
+"""A version's validation matches are among its first this many: it plays nothing else until
+one has passed (a failed one run again keeps its id)."""
 
 
 def version_page(*, version: BotVersion) -> VersionPage:
-    validations = match_rows(Match.objects.filter(kind=MatchKind.VALIDATION,
-                                                  participants__version=version)
+    # Its first matches, from the (version, match) index: the version's other matches,
+    # however many, are never read (a filter on the kind read every one: 0.2 s at 20,000).
+    first = (Participant.objects.filter(version=version).order_by("match_id")
+             .values("match_id")[:FIRST_MATCHES])
+    validations = match_rows(Match.objects.filter(pk__in=Subquery(first),
+                                                  kind=MatchKind.VALIDATION)
                              .order_by("-pk"), 5)
     previous = (BotVersion.objects.defer("archive", "log")
                 .filter(bot_id=version.bot_id, number__lt=version.number)
@@ -209,10 +221,10 @@ def version_page(*, version: BotVersion) -> VersionPage:
     page = VersionPage(version=version, validations=validations, previous=previous,
                        standing=standings.get(version.pk),
                        previous_standing=standings.get(previous.pk) if previous else None)
-    if previous is not None:
+    if previous is not None:  # over the version's latest matches, as on the bot page
         counts = (Participant.objects.filter(
-            version=version, match__status=MatchStatus.FINISHED,
-            match__participants__version=previous)
+            pk__in=Latest([version.pk]).participations(WINDOW),
+            match__status=MatchStatus.FINISHED, match__participants__version=previous)
             .aggregate(**tally_counts()))
         page.against_previous = Tally(**_tally(counts))
     return page

@@ -105,14 +105,14 @@ def main() -> None:
     connection.close()
     rng = random.Random(5)
     bots = list(Bot.objects.filter(active_version__isnull=False).values_list(
-        "pk", "owner__username"))
-    bot, owner = rng.choice(bots)
+        "pk", "owner__username", "active_version_id"))
+    bot, owner, version = rng.choice(bots)
     match = Match.objects.filter(status="finished").order_by("?").values_list(
         "pk", flat=True).first()
     staff = User.objects.create_user("staff", is_staff=True)
     pages = ["/", "/ladders/stones/", "/ladders/2048/", "/ladders/stones/?page=2&q=a",
-             f"/bots/{bot}/", f"/matches/{match}/", f"/u/{owner}/", "/tournaments/",
-             "/health/", "/api/ladders/stones/rankings/"]
+             f"/bots/{bot}/", f"/versions/{version}/", f"/matches/{match}/", f"/u/{owner}/",
+             "/tournaments/", "/health/", "/api/ladders/stones/rankings/"]
     client = Client()
     checked: dict[str, list[dict[str, Any]]] = {}
 
