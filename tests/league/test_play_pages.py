@@ -118,3 +118,25 @@ def test_while_a_person_plays_wizard_duel_its_match_page_shows_no_play(
         assert [p["player"] for p in api["participants"]] == ["alice", None]
     Match.objects.filter(pk=match.pk).update(status="failed")
     assert client.get(f"/api/matches/{match.pk}/").json()["seed"] == match.seed
+
+
+def test_exhibitions_go_to_the_play_queue_and_the_reaper_sends_them_back_there(
+        people: People, django_capture_on_commit_callbacks) -> None:
+    from datetime import timedelta
+
+    import redis
+    from django.conf import settings
+    from django.utils import timezone
+
+    from league.ladders.reaper import reaper_tick
+
+    broker = redis.Redis.from_url(settings.REDIS_URL)
+    broker.delete("play", "celery")
+    with django_capture_on_commit_callbacks(execute=True):
+        match = exhibition_create(user=people.alice, game="stones", builtin="random")
+    assert (broker.llen("play"), broker.llen("celery")) == (1, 0)
+    stale = timezone.now() - timedelta(minutes=10)
+    Match.objects.filter(pk=match.pk).update(status="running", attempts=1, heartbeat_at=stale)
+    assert reaper_tick().requeued == [match.pk]
+    assert (broker.llen("play"), broker.llen("celery")) == (2, 0)
+    broker.delete("play", "celery")
