@@ -20,7 +20,7 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -105,9 +105,14 @@ def match_enqueue(*, match_ids: Iterable[int]) -> None:
     """Ring the doorbell for queued matches (a doubled message is harmless: claims are once).
     One statement stamps them all, whatever their number (a tick makes several at once)."""
     ids = [int(match_id) for match_id in match_ids]
+    if not ids:
+        return
     now = connection.ops.adapt_datetimefield_value(timezone.now())
-    queued = []
-    with connection.cursor() as cursor:
+    queued, own = [], not connection.in_atomic_block
+    with transaction.atomic(), connection.cursor() as cursor:
+        if connection.vendor == "postgresql" and own:
+            # a stamp lost with the database's last moments costs a message sent again
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
         for start in range(0, len(ids), 1000):  # the reaper may resend thousands
             chunk = ids[start:start + 1000]
             cursor.execute(
