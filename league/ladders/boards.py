@@ -15,8 +15,9 @@ which from what it reads anyway:
   admin, a re-run match's versions) stamps its ``updated_at``, and the standings stamped since
   the last read, less ``STAMP_SLACK`` for the writer's clock and transaction, are read again.
 
-A board is read in full on a process's first fill of a ladder and again ``RELOAD_AFTER`` later
-(what no rule above foresees, such as a raw SQL write or a restored backup, lasts no longer).
+A board is read in full on a process's first fill of a ladder, after the database server
+restarted, and ``RELOAD_AFTER`` later (what no rule above foresees, such as a raw SQL write or
+a restored backup, lasts no longer).
 A read is kept only once its transaction commits (a rolled-back fill may have seen its own
 writes), so several processes and threads each keep their own and need no coordination: the
 ladder's lock orders their reads, and an older board read again is still right, only longer.
@@ -35,6 +36,9 @@ from datetime import UTC, datetime
 from typing import NamedTuple
 
 from django.db import connection, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.signals import connection_created
+from django.dispatch import receiver
 
 from league.ladders.lifecycle import OPEN, OWN_SHARE_KINDS
 from league.ladders.models import Ladder, LadderKind, MatchKind
@@ -191,6 +195,26 @@ def boards_forget() -> None:
     """Drop every kept board (tests that swap the database under a process)."""
     with _kept_lock:
         _kept.clear()
+
+
+_server_started: object = None
+
+
+@receiver(connection_created)
+def _forget_after_a_restart(sender: object, connection: BaseDatabaseWrapper,
+                            **_: object) -> None:
+    """A fill commits without waiting for the disk (``matchmaking.ladder_fill``), so a
+    PostgreSQL that crashed may have lost matches a kept board saw made; a board is not kept
+    across a restart of the server."""
+    global _server_started
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_postmaster_start_time()")
+        (started,) = cursor.fetchone()
+    if started != _server_started:
+        boards_forget()
+        _server_started = started
 
 
 def board_known(ladder: Ladder) -> Board | None:

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -117,9 +117,14 @@ def match_enqueue(*, match_ids: Iterable[int], queue: str | None = None) -> None
     stamps them all, whatever their number (a tick makes several at once)."""
     queue = queue or settings.LEAGUE_MATCH_QUEUE
     ids = [int(match_id) for match_id in match_ids]
+    if not ids:
+        return
     now = connection.ops.adapt_datetimefield_value(timezone.now())
-    queued = []
-    with connection.cursor() as cursor:
+    queued, own = [], not connection.in_atomic_block
+    with transaction.atomic(), connection.cursor() as cursor:
+        if connection.vendor == "postgresql" and own:
+            # a stamp lost with the database's last moments costs a message sent again
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
         for start in range(0, len(ids), 1000):  # the reaper may resend thousands
             chunk = ids[start:start + 1000]
             cursor.execute(

@@ -99,3 +99,23 @@ def test_a_fill_that_rolls_back_leaves_the_kept_board_as_it_was(
     ladder_fill(ladder=ladder, target=4, rng=random.Random(1))
     first_two = sorted(Match.objects.filter(ladder=ladder).values_list("pk", flat=True))[:2]
     assert boards.board_known(ladder).last_match == first_two[-1]
+
+
+def test_boards_are_not_kept_across_a_restart_of_the_database_server(
+        ladders: dict[str, Ladder], alice: User) -> None:
+    """A fill commits without waiting for the disk: a server that crashed may have lost
+    matches a kept board saw made. A new connection to a server started since forgets."""
+    from django.db import connection
+
+    ladder = ladders["stones"]
+    for i in range(3):
+        active(alice, f"s{i}")
+    ladder_fill(ladder=ladder, target=2, rng=random.Random(1))
+    assert boards.board_known(ladder) is not None
+    connection.close()
+    connection.ensure_connection()  # the same server: kept
+    assert boards.board_known(ladder) is not None
+    boards._server_started = "another start"  # as if the server had restarted meanwhile
+    connection.close()
+    connection.ensure_connection()
+    assert boards.board_known(ladder) is None
