@@ -54,7 +54,8 @@ MATCH_COLUMNS = ["id", "ladder_id", "kind", "seed", "status", "attempts", "claim
                  "claim_token", "heartbeat_at", "created_at", "enqueued_at", "started_at",
                  "finished_at", "result", "reason", "detail", "moves", "duration", "options",
                  "limits"]
-PARTICIPANT_COLUMNS = ["id", "match_id", "seat", "version_id", "builtin", "outcome", "score",
+PARTICIPANT_COLUMNS = ["id", "match_id", "seat", "version_id", "builtin", "player_id", "outcome",
+                       "score",
                        "forfeit", "forfeit_detail", "moves", "time_used", "exit", "log",
                        "mu_before", "sigma_before", "mu_after", "sigma_after"]
 REPLAY_COLUMNS = ["id", "match_id", "data", "format"]
@@ -312,7 +313,7 @@ class Timeline:
             version_id = self.ids.version + version.index if version else None
             chunk.participants.append((
                 self._next_participant(), match_id, seat, version_id, entry.get("builtin", ""),
-                entry["outcome"], entry["score"], entry["forfeit"], entry["forfeit_detail"],
+                None, entry["outcome"], entry["score"], entry["forfeit"], entry["forfeit_detail"],
                 played.seat_moves[seat], played.seat_time[seat], entry["exit"], entry["log"],
                 entry.get("mu_before"), entry.get("sigma_before"), entry.get("mu_after"),
                 entry.get("sigma_after")))

@@ -232,6 +232,8 @@ def test_wizard_duel_shows_nobody_more_than_their_seat_may_know(
     for url, text in during:
         if "/replay/" in url:
             continue
+        if "/status.json" in url and json.loads(text)["state"] not in ("queued", "running"):
+            continue  # the match page in the second tab, polled past the end: public then
         # spectator-only fields, the other wizard's placement, the seed: none of it
         assert '"wizards"' not in text and '"refill_at"' not in text, url
         assert theirs[0] not in text, (url, theirs[0])
