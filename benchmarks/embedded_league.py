@@ -350,14 +350,16 @@ def main() -> None:
                         help="seconds the league plays before the pages are timed")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--web-nice", type=int, default=0,
-                        help="run the web server's processes at this niceness (below 0 needs "
-                             "root): a stand-in for a machine of its own, where other jobs "
-                             "share this one; the league's own workers keep theirs")
+                        help="run the web server's processes and this client at this niceness "
+                             "(below 0 needs root): a stand-in for a machine of their own, "
+                             "where other jobs share this one; the league's workers keep theirs")
     parser.add_argument("--measure-ticks", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--dump-stats", type=Path, metavar="FILE",
                         help="write the large league's sqlite_stat1 as JSON (the statistics "
                              "tests/league/embedded_plans.py plans with) and stop")
     args = parser.parse_args()
+    if args.web_nice:  # the client too: its wait to be scheduled would count as the page's
+        os.setpriority(os.PRIO_PROCESS, 0, args.web_nice)
     if args.measure_ticks:
         print(json.dumps(measure_ticks(args.measure_ticks)))
         return
