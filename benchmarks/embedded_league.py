@@ -248,10 +248,13 @@ def logged_ticks(log: Path, since: int) -> dict[str, list[float]]:
 
 
 def measure_league(data: Path, port: int, workers: int, requests: int, warm_seconds: float,
-                   rng: random.Random) -> Run:
+                   rng: random.Random, web_nice: int = 0) -> Run:
     urls = pages(data / "league.sqlite3", rng)
     log = data / "up.out"
     with league_up(data, port, workers, log) as (run, web):
+        if web_nice:
+            for pid in group_pids(web):
+                os.setpriority(os.PRIO_PROCESS, pid, web_nice)
         time.sleep(warm_seconds)  # the demo bots validated and playing
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         for paths in urls.values():  # warm: templates compiled, the pages' rows cached
@@ -346,11 +349,17 @@ def main() -> None:
     parser.add_argument("--warm", type=float, default=30.0,
                         help="seconds the league plays before the pages are timed")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--web-nice", type=int, default=0,
+                        help="run the web server's processes and this client at this niceness "
+                             "(below 0 needs root): a stand-in for a machine of their own, "
+                             "where other jobs share this one; the league's workers keep theirs")
     parser.add_argument("--measure-ticks", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--dump-stats", type=Path, metavar="FILE",
                         help="write the large league's sqlite_stat1 as JSON (the statistics "
                              "tests/league/embedded_plans.py plans with) and stop")
     args = parser.parse_args()
+    if args.web_nice:  # the client too: its wait to be scheduled would count as the page's
+        os.setpriority(os.PRIO_PROCESS, 0, args.web_nice)
     if args.measure_ticks:
         print(json.dumps(measure_ticks(args.measure_ticks)))
         return
@@ -375,13 +384,15 @@ def main() -> None:
             small_ticks = ticks_of(small, args.ticks)
             print("small league:", file=sys.stderr, flush=True)
             small_run = measure_league(small, args.port, args.workers, args.requests,
-                                       args.warm, random.Random(args.seed))
+                                       args.warm, random.Random(args.seed), args.web_nice)
     ticks = ticks_of(args.data, args.ticks)
     print("large league:", file=sys.stderr, flush=True)
     large = measure_league(args.data, args.port, args.workers, args.requests, args.warm,
-                           random.Random(args.seed))
+                           random.Random(args.seed), args.web_nice)
     print(f"load average after: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores",
           file=sys.stderr)
+    if args.web_nice:
+        sizes += f"; web server at niceness {args.web_nice}"
     report(large, small_run, ticks, small_ticks, sizes)
 
 
