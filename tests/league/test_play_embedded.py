@@ -36,7 +36,8 @@ def test_a_game_is_played_to_its_end_on_the_embedded_default(league: PlayLeague)
     assert end["status"] == "finished" and end["result"] is not None
     # each move reached the worker by its doorbell (the named pipe), not by the row's
     # reading every 5 s: the bot's reply came well within that
-    assert len(league.replies) >= 3 and statistics.median(league.replies) < 2, league.replies
+    # (how many replies depends on how soon the random bot loses: at least one)
+    assert league.replies and statistics.median(league.replies) < 2, league.replies
     assert end["moves"][0] == {"seat": 0, "move": state["legal_moves"][0],
                                "seconds": end["moves"][0]["seconds"]}
     replay = alice.get(f"{league.url}/api/matches/{match}/replay/", timeout=30).json()
