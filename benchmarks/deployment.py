@@ -271,7 +271,17 @@ class Stack(League):
                 "secrets": docker_lines("secret", "ls", "-q", "--filter",
                                         f"label=botleague.stack={self.name}"),
                 "node labels": nodes,
+                # a worker's bots, of slots no live worker holds (stack.sh down sweeps them)
+                "bot containers": stranded_bot_containers(),
                 "host folder": [str(self.folder)] if self.folder.exists() else []}
+
+
+def stranded_bot_containers() -> list[str]:
+    """Bot containers on this engine whose slot nobody holds: left by a worker that died."""
+    from sandbox.backends.docker import leftover_containers
+    from sandbox.slots import slot_busy
+
+    return [name for name, slot in leftover_containers() if slot is None or not slot_busy(slot)]
 
 
 def docker_lines(*args: str) -> list[str]:

@@ -135,6 +135,24 @@ up() {
   done
 }
 
+sweep_bots() {
+  # A worker that dies mid-match (SIGKILL; or its broker and database gone under it while the
+  # stack is removed, when Celery exits and its pool processes go with it) leaves its bots'
+  # containers behind. A worker started on the node removes those of free slots; with the
+  # stack gone, nothing would: so down does, on this node, for each slot no worker holds
+  # (its lock in /run/botleague/slots, shared with the workers, free).
+  local id slot lock
+  for id in $(docker ps -aq --filter label=org.botleague.sandbox); do
+    slot=$(docker inspect -f '{{index .Config.Labels "org.botleague.slot"}}' "$id" 2>/dev/null) \
+      || continue
+    lock=/run/botleague/slots/$slot.lock
+    if [ -z "$slot" ] || [ ! -e "$lock" ] || flock -n "$lock" true 2>/dev/null; then
+      docker rm -f "$id" >/dev/null 2>&1 && log "bot container $id left by a worker removed"
+    fi
+  done
+  return 0
+}
+
 down() {
   local volumes=${1:-} role node name
   manager
@@ -157,6 +175,7 @@ down() {
     [ $SECONDS -ge $deadline ] && die "its stopped containers are still here"
     sleep 1
   done
+  sweep_bots
   for name in $(docker secret ls --filter "label=botleague.stack=$STACK" --format '{{.Name}}'); do
     if docker secret rm "$name" >/dev/null; then log "secret $name removed"
     else log "secret $name is still in use: docker secret rm $name, later"; fi
