@@ -140,13 +140,15 @@ sweep_bots() {
   # stack is removed, when Celery exits and its pool processes go with it) leaves its bots'
   # containers behind. A worker started on the node removes those of free slots; with the
   # stack gone, nothing would: so down does, on this node, for each slot no worker holds
-  # (its lock in /run/botleague/slots, shared with the workers, free).
+  # (its lock in /run/botleague/slots, shared with the workers, free). A worker's container
+  # is reported gone a moment before its last processes are, so a held lock is waited for
+  # a little: one still held after that belongs to a live worker of another deployment.
   local id slot lock
   for id in $(docker ps -aq --filter label=org.botleague.sandbox); do
     slot=$(docker inspect -f '{{index .Config.Labels "org.botleague.slot"}}' "$id" 2>/dev/null) \
       || continue
     lock=/run/botleague/slots/$slot.lock
-    if [ -z "$slot" ] || [ ! -e "$lock" ] || flock -n "$lock" true 2>/dev/null; then
+    if [ -z "$slot" ] || [ ! -e "$lock" ] || flock -w 10 "$lock" true 2>/dev/null; then
       docker rm -f "$id" >/dev/null 2>&1 && log "bot container $id left by a worker removed"
     fi
   done
