@@ -36,7 +36,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.league_pages import Timings, cpu_seconds, get
+from benchmarks.league_pages import Timings, cpu_seconds, get, group_pids
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = {"bot page": 100.0, "home": 50.0, "ladder page": 50.0, "match page": 50.0,
@@ -159,17 +159,6 @@ def pages(database: Path, rng: random.Random) -> dict[str, list[str]]:
         "user page": [f"/u/{name}/" for name in rng.sample(users, min(20, len(users)))],
         "tournaments": ["/tournaments/"],
     }
-
-
-def group_pids(group: int) -> list[int]:
-    pids = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            if int(stat.read_text().rsplit(")", 1)[1].split()[2]) == group:
-                pids.append(int(stat.parent.name))
-        except (OSError, ValueError, IndexError):
-            continue
-    return pids
 
 
 def children(pid: int) -> dict[int, str]:

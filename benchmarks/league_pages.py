@@ -157,7 +157,7 @@ def pages(alias: str, rng: random.Random) -> dict[str, list[str]]:
             version__bot__disabled=False).count()
         deep += [f"/ladders/{ladder.slug}/?page={rng.randint(1, max(1, rows // 50))}"
                  for _ in range(4)]
-    bots = Bot.objects.using(alias).filter(public=True, active_version__isnull=False)
+    bots = Bot.objects.using(alias).filter(active_version__isnull=False)
     ids = list(bots.values_list("pk", flat=True))
     busiest = list(bots.annotate(n=Count("versions__participations"))
                    .order_by("-n").values_list("pk", flat=True)[:5])
@@ -205,11 +205,8 @@ def cpu_seconds(pids: list[int]) -> dict[int, float]:
     return seconds
 
 
-def server_pids(group: int, database: str) -> list[int]:
-    """The web server's processes (its process group) and the database sessions on
-    ``database`` other than this one."""
-    import psycopg
-
+def group_pids(group: int) -> list[int]:
+    """The processes of process group ``group`` (from /proc)."""
     pids = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -217,6 +214,15 @@ def server_pids(group: int, database: str) -> list[int]:
                 pids.append(int(stat.parent.name))
         except (OSError, ValueError, IndexError):
             continue
+    return pids
+
+
+def server_pids(group: int, database: str) -> list[int]:
+    """The web server's processes (its process group) and the database sessions on
+    ``database`` other than this one."""
+    import psycopg
+
+    pids = group_pids(group)
     with psycopg.connect(admin_url()) as conn:
         pids += [pid for (pid,) in conn.execute(
             "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",

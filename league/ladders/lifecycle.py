@@ -132,7 +132,14 @@ def match_enqueue(*, match_ids: Iterable[int], queue: str | None = None) -> None
                 f"WHERE id IN ({', '.join(['%s'] * len(chunk))}) AND status = %s RETURNING id",
                 [now, *chunk, QUEUED])
             queued += sorted(match_id for (match_id,) in cursor.fetchall())
-    for match_id in queued:
+    matches_send(match_ids=queued, queue=queue)
+
+
+def matches_send(*, match_ids: Iterable[int], queue: str) -> None:
+    """Send each match's task on ``queue``, for matches already stamped ``enqueued_at`` (new
+    ones are stamped as they are made, in the transaction that makes them: a fill then
+    commits once, and a message lost after its commit is resent by the reaper as any other)."""
+    for match_id in match_ids:
         # the league's app by name: Celery's current_app is per thread, and a thread that
         # never set it would fall back to a default app with another broker
         celery_app.send_task(RUN_MATCH_TASK, (match_id,), queue=queue)

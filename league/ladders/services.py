@@ -23,6 +23,7 @@ from league.ladders.lifecycle import (
     QUEUED,
     match_enqueue,
     match_move,
+    matches_send,
     queue_of,
 )
 from league.ladders.models import (
@@ -114,19 +115,21 @@ def matches_create(*, ladder: Ladder, kind: str,
                    options: dict[str, Any] | None = None,
                    limits: dict[str, Any] | None = None) -> list[Match]:
     """``match_create`` for several ``(seed, seats)`` at once: two inserts, whatever their
-    number (matchmaking makes a ladder's pairings so), and one message for them all."""
+    number (matchmaking makes a ladder's pairings so), stamped as enqueued by the same
+    statement, and their messages sent once the transaction commits."""
     if not games:
         return []
-    matches = [Match(ladder=ladder, kind=kind, seed=seed, options=options, limits=limits)
-               for seed, _ in games]
+    now = timezone.now()
+    matches = [Match(ladder=ladder, kind=kind, seed=seed, options=options, limits=limits,
+                     enqueued_at=now) for seed, _ in games]
     _insert(Match, matches)
     _insert(Participant, [
         Participant(match=match, seat=seat, version=who if isinstance(who, BotVersion) else None,
                     builtin="" if isinstance(who, BotVersion) else who)
         for match, (_, seats) in zip(matches, games, strict=True)
         for seat, who in enumerate(seats)])
-    transaction.on_commit(lambda: match_enqueue(match_ids=[m.pk for m in matches],
-                                                queue=queue_of(kind)))
+    transaction.on_commit(lambda: matches_send(match_ids=[m.pk for m in matches],
+                                               queue=queue_of(kind)))
     return matches
 
 
