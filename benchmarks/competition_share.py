@@ -69,7 +69,7 @@ def main() -> None:
     args = parser.parse_args()
     data = Path(tempfile.mkdtemp(prefix="botleague-bench-"))
     data.chmod(0o755)
-    configure(False, data)
+    configure(False, data, keep_busy=True)
     os.environ["LEAGUE_WORKER_SLOTS"] = str(args.slots)
     import django
 

@@ -77,9 +77,10 @@ def drop_database() -> None:
         conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
 
 
-def start_worker(log: Path) -> subprocess.Popen:
+def start_worker(log: Path, *args: str) -> subprocess.Popen:
+    """A worker of one process (``args``: its queues, its name), once it says it is ready."""
     command = [sys.executable, "-m", "celery", "-A", "league", "worker", "-l", "info",
-               "-c", "1", "--without-mingle", "--without-gossip", "--without-heartbeat"]
+               "-c", "1", "--without-mingle", "--without-gossip", "--without-heartbeat", *args]
     with open(log, "wb") as out:
         process = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
                                    start_new_session=True)

@@ -107,7 +107,9 @@ def main() -> None:
     args = parser.parse_args()
     data = Path(tempfile.mkdtemp(prefix="botleague-bench-"))
     data.chmod(0o755)
-    configure(args.embedded, data)
+    # Ladders not refilled as matches end: the worker plays the validations, then only the
+    # tournament's games (a refilled ladder would never leave it idle to wait for).
+    configure(args.embedded, data, keep_busy=False)
     # no beat runs: the start is this script's one tick, then the bell does the pairing
     import django
 
