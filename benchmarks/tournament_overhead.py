@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import itertools
 import logging
 import os
 import re
@@ -76,10 +77,27 @@ def through_league(versions: list, games: int, n: int) -> tuple[float, list[tupl
         time.sleep(0.5)  # a few looks a second: the cores are the matches'
     played = Match.objects.filter(series_game__series__tournament=t)
     end = played.aggregate(end=Max("finished_at"))["end"].timestamp()
+    GAPS.append(gaps(played))
     games_played = [(g.match.seed, (g.first.version, g.second.version))
                     for g in SeriesGame.objects.filter(series__tournament=t)
                     .select_related("match", "first__version", "second__version")]
     return end - start, games_played
+
+
+GAPS: list[tuple[list[float], list[float]]] = []
+
+
+def gaps(played) -> tuple[list[float], list[float]]:
+    """Where the worker waited, in seconds, from the games' own times: from each game's end
+    to the next game's start, split into gaps inside a round and gaps across a round's end
+    (the barrier: the next round is paired only once the last game has ended)."""
+    rows = sorted(played.values_list("started_at", "finished_at",
+                                     "series_game__series__round"))
+    inside, across = [], []
+    for (_, ended, round_before), (started, _, round_after) in itertools.pairwise(rows):
+        (inside if round_after == round_before else across).append(
+            (started - ended).total_seconds())
+    return inside, across
 
 
 def directly(ladder, games_played: list[tuple]) -> float:
@@ -160,6 +178,12 @@ def report(args: argparse.Namespace, ladder, versions: list) -> None:
     print(f"{'':2}{'path':<40}{'s a tournament':>15}{'ratio':>8}")
     print(f"{'':2}{'sandbox.run_match, one after another':<40}{d:>15.2f}{1.0:>8.2f}")
     print(f"{'':2}{'through the league (rounds, queue, writes)':<40}{p:>15.2f}{p / d:>8.2f}")
+    inside = [g for run, _ in GAPS for g in run]
+    across = [g for _, run in GAPS for g in run]
+    if inside and across:
+        print(f"  the worker between games: {statistics.median(inside) * 1000:.1f} ms (median "
+              f"of {len(inside)}) inside a round, {statistics.median(across) * 1000:.1f} ms "
+              f"(median of {len(across)}) across a round's end")
     verdict = "met" if overhead <= 0.10 else "NOT met"
     print(f"tournament overhead {overhead * 100:+.1f} % (median of the rounds' ratios) — "
           f"target ≤ +10 %: {verdict}")

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from league.bots.models import Bot, BotVersion
 from league.ladders.boards import Board, board_known, board_read, seats_read
-from league.ladders.lifecycle import OPEN, OWN_SHARE_KINDS
+from league.ladders.lifecycle import OPEN, OWN_SHARE_KINDS, remade_if_lost
 from league.ladders.models import (
     Ladder,
     LadderKind,
@@ -94,12 +94,9 @@ def ladder_fill(*, ladder: Ladder, target: int, rng: random.Random) -> int:
             ladder, below=len(ladder.seeds), count=1):
         return 0  # no playing version owes a seed: nothing to lock the ladder for
     with transaction.atomic():
+        remade_if_lost()  # matches lost with the database's last moments are made again
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
-                # Its commit need not wait for the disk (~8 ms here, a fill's largest cost):
-                # matches lost with the database's last moments would be made again, and a
-                # match can be played only by a transaction written after this one.
-                cursor.execute("SET LOCAL synchronous_commit TO OFF")
                 cursor.execute("SELECT id FROM ladders_ladder WHERE id = %s FOR UPDATE",
                                [ladder.pk])
         # (the embedded default's SQLite: the write lock its transactions take first)
