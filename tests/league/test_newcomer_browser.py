@@ -7,11 +7,8 @@ and the bot on the Stones ladder with its rank, then its rating once it has play
 
 from __future__ import annotations
 
-import os
 import re
 import signal
-import socket
-import subprocess
 import sys
 import urllib.request
 from pathlib import Path
@@ -19,16 +16,11 @@ from pathlib import Path
 import pytest
 
 from tests.browser import SHOTS, chromium, watch_for_errors
-from tests.league.conftest import ROOT, wait_for
+from tests.league.conftest import wait_for
+from tests.league.up_league import free_port, league_up
 
 pytestmark = pytest.mark.slow
 PASSWORD = "Newcomer-pass-2026"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def answers(url: str) -> bool:
@@ -41,29 +33,17 @@ def answers(url: str) -> bool:
 
 def test_a_newcomer_gets_from_the_home_page_to_a_ranked_bot(tmp_path: Path) -> None:
     data, port = tmp_path / "data", free_port()
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
-           and not k.startswith("LEAGUE_")}
-    # the demo plays on, but at a pace a shared 2-core machine keeps up with
-    env.update(BOTLEAGUE_DATA=str(data), LEAGUE_MATCHMAKING_SECONDS="2",
-               LEAGUE_MATCHES_PER_MINUTE="20")
     out = tmp_path / "up.out"
-    with open(out, "wb") as sink:
-        up = subprocess.Popen([sys.executable, "manage.py", "up", "--port", str(port)],
-                              cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT,
-                              start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
+    # the demo plays on, but at a pace a shared 2-core machine keeps up with
+    with league_up([sys.executable, "manage.py", "up", "--port", str(port)], data, out,
+                   LEAGUE_MATCHMAKING_SECONDS="2", LEAGUE_MATCHES_PER_MINUTE="20") as up:
+        url = f"http://127.0.0.1:{port}"
         wait_for(lambda: url in out.read_text() and answers(url), 240,
                  "the league to print its address", out.read_text)
         with chromium() as browser:
             walk(browser, url, tmp_path)
         up.send_signal(signal.SIGINT)
         assert up.wait(60) == 0, out.read_text()
-    finally:
-        if up.poll() is None:
-            os.killpg(up.pid, signal.SIGKILL)
-            up.wait()
 
 
 def walk(browser: object, url: str, tmp_path: Path) -> None:

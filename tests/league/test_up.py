@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import sqlite3
-import subprocess
 import time
 import urllib.request
 from pathlib import Path
@@ -18,18 +16,11 @@ import pytest
 
 from league.demo.competitions import CUP, SWISS
 from tests.league.conftest import wait_for
+from tests.league.up_league import free_port, league_up
 from tests.sandbox.conftest import leftovers
-
-ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.slow
 LOG_BYTES = 20_000
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def processes_with(marker: str) -> list[int]:
@@ -71,17 +62,10 @@ def tournament_states(database: Path) -> dict[str, str]:
 def test_dev_up_runs_the_league_on_sqlite_and_ctrl_c_leaves_nothing(tmp_path: Path) -> None:
     data = tmp_path / "data"
     port = free_port()
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
-           and not k.startswith("LEAGUE_")}
-    env.update(BOTLEAGUE_DATA=str(data), PORT=str(port), LEAGUE_MATCHMAKING_SECONDS="2",
-               LEAGUE_LOG_MAX_BYTES=str(LOG_BYTES), LEAGUE_LOG_KEEP="1000",
-               LEAGUE_WORKER_MAX_TASKS="3")
     out = tmp_path / "up.out"
-    with open(out, "wb") as sink:
-        up = subprocess.Popen(["./dev", "up"], cwd=ROOT, env=env, stdout=sink,
-                              stderr=subprocess.STDOUT, start_new_session=True)
-    try:
+    with league_up(["./dev", "up"], data, out, PORT=str(port),
+                   LEAGUE_MATCHMAKING_SECONDS="2", LEAGUE_LOG_MAX_BYTES=str(LOG_BYTES),
+                   LEAGUE_LOG_KEEP="1000", LEAGUE_WORKER_MAX_TASKS="3") as up:
         url = f"http://127.0.0.1:{port}/"
         wait_for(lambda: url in out.read_text(), 180, "./dev up to print its address",
                  out.read_text)
@@ -105,10 +89,6 @@ def test_dev_up_runs_the_league_on_sqlite_and_ctrl_c_leaves_nothing(tmp_path: Pa
         assert " ready." in (data / "logs" / "play.log").read_text()
         up.send_signal(signal.SIGINT)
         assert up.wait(60) == 0, out.read_text()
-    finally:
-        if up.poll() is None:
-            os.killpg(up.pid, signal.SIGKILL)
-            up.wait()
     assert "stopping web, workers and beat" in out.read_text()
     # each pool process played at most 3 tasks before a fresh one took its place
     assert len(match_processes(data / "league.sqlite3")) > 2 * (os.cpu_count() or 1)
