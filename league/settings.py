@@ -102,9 +102,19 @@ DATABASE_URL = env_url("DATABASE_URL", ("postgres", "postgresql", "sqlite"))
 DATABASE_CONN_MAX_AGE = env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0)
 """Seconds a thread keeps its database connection (0: one a request). Kept, a request saves
 opening one: ~5 ms to PostgreSQL, ~2 ms of CPU on SQLite (which reads the schema again)."""
+DATABASE_PREPARE_AFTER = env_int("DATABASE_PREPARE_AFTER", 5, minimum=0)
+"""PostgreSQL: a statement a connection has run this many times is prepared on the server,
+its plan kept (0: prepared statements off, for a PgBouncer older than 1.21 in transaction
+mode). Planning was a third of a matchmaking tick's database time: its few statements run
+on every fill, and each joined several indexed tables."""
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(
         DATABASE_URL, conn_max_age=DATABASE_CONN_MAX_AGE, conn_health_checks=True)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # the parameters bound on the server, which psycopg needs to prepare a statement
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=DATABASE_PREPARE_AFTER > 0,
+            prepare_threshold=DATABASE_PREPARE_AFTER or None)
 else:
     DATABASES = {"default": {
         "ENGINE": "django.db.backends.sqlite3",

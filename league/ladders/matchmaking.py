@@ -71,11 +71,12 @@ def matchmaking_tick(*, rng: random.Random | None = None) -> dict[str, int]:
     ladders = list(Ladder.objects.filter(active=True).order_by("pk").annotate(
         open_now=Coalesce(Subquery(open_now), 0)))
     made = {}
-    sharing = len(playing_ladders(ladders))
+    playing = playing_ladders(ladders)
     for ladder in ladders:
-        target = ladder_target(ladder, sharing)
-        made[ladder.slug] = (ladder_fill(ladder=ladder, target=target, rng=rng)
-                             if ladder.open_now < target else 0)
+        target = ladder_target(ladder, len(playing))
+        # a ladder with nothing to play is not locked: ``playing_ladders`` has just looked
+        made[ladder.slug] = (ladder_fill(ladder=ladder, target=target, rng=rng, owing=True)
+                             if ladder in playing and ladder.open_now < target else 0)
     return made
 
 
@@ -84,13 +85,19 @@ def ladder_refill(*, ladder_id: int, rng: random.Random | None = None) -> int:
     ladder = Ladder.objects.filter(pk=ladder_id, active=True).first()
     if ladder is None:
         return 0
-    sharing = len(playing_ladders(Ladder.objects.filter(active=True)))
-    return ladder_fill(ladder=ladder, rng=rng or random.Random(),
-                       target=ladder_target(ladder, sharing))
+    playing = playing_ladders(Ladder.objects.filter(active=True))
+    if ladder not in playing:
+        return 0
+    return ladder_fill(ladder=ladder, rng=rng or random.Random(), owing=True,
+                       target=ladder_target(ladder, len(playing)))
 
 
-def ladder_fill(*, ladder: Ladder, target: int, rng: random.Random) -> int:
-    if ladder.kind == LadderKind.SCORED and not least_played(
+def ladder_fill(*, ladder: Ladder, target: int, rng: random.Random,
+                owing: bool = False) -> int:
+    """Up to ``target`` open matches on the ladder. ``owing``: the caller has just seen that
+    the ladder has something to play (``playing_ladders``), so a scored one is not asked
+    again whether a version owes a seed before its lock is taken."""
+    if ladder.kind == LadderKind.SCORED and not owing and not least_played(
             ladder, below=len(ladder.seeds), count=1):
         return 0  # no playing version owes a seed: nothing to lock the ladder for
     with transaction.atomic():
