@@ -11,8 +11,8 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('bots', '0002_accepts_challenges'),
-        ('ladders', '0006_match_options_limits'),
+        ('bots', '0001_squashed_0003_source_public'),
+        ('ladders', '0001_squashed_0010_exhibitions'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
