@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
+from django.core.management.base import SystemCheckError
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.recorder import MigrationRecorder
 
 from league.ladders.defaults import DEFAULT_LADDERS
 from league.ladders.models import Ladder
+from league.ops.checks import squashed_chains_whole
 
 # What a database migrated by the league before the squash has recorded, spelled out here (not
 # read from ``replaces``) so that a name left out of ``replaces`` is noticed.
@@ -66,3 +68,16 @@ def test_a_fresh_migrate_installs_the_default_ladders(transactional_db: None) ->
 
 def test_the_migrations_describe_the_models(db: None) -> None:
     call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+
+
+def test_a_database_part_way_along_the_old_chain_is_stopped_with_what_to_do(db: None) -> None:
+    """``migrate --plan`` and ``--check`` would have seen nothing to do; the check stops them."""
+    recorded_only(OLD)
+    assert squashed_chains_whole(databases=["default"]) == []
+    recorded_only(OLD[:-1])  # ladders 0010 never applied
+    [error] = squashed_chains_whole(databases=["default"])
+    assert error.id == "ops.E001"
+    assert "9 of the 10 migrations that ladders.0001_squashed_0010_exhibitions" in error.msg
+    assert "ladders.0009_embedded_open_matches" in error.msg
+    with pytest.raises(SystemCheckError, match=r"ops\.E001"):  # as manage.py runs it
+        call_command("migrate", "--check", verbosity=0, skip_checks=False)

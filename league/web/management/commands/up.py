@@ -29,7 +29,7 @@ class Command(BaseCommand):
         # (a match enqueued for every demo pairing) belong in var/logs, with the processes'.
         logging.getLogger("league").setLevel(logging.WARNING)
         say("migrating the database")
-        call_command("migrate", verbosity=0)
+        call_command("migrate", verbosity=0, skip_checks=False)  # ops.checks among them
         if not options["no_demo"]:
             say("loading the demo bots")
             call_command("demo", quiet=True)
