@@ -10,8 +10,8 @@ Measured on the data set of ``python -m benchmarks.scale_data`` (10,000 bots and
 matches, or 100,000 with ``--matches 100000``; with no ``DATABASE_URL``, the embedded
 default's SQLite): a **full** tick finds every ladder's queue empty, so each rated ladder
 pairs and makes its matches, committed and sent to the broker as the beat's tick does; the
-matches are then cancelled, as if played, so the next tick's fills read their versions'
-standings again. An **idle** tick finds the queues full: nothing to make. Every match the
+matches are then cancelled (not timed), as if played, so the next tick's fills read their
+versions' standings again. An **idle** tick finds the queues full: nothing to make. Every match the
 benchmark made is deleted at the end (a worker drops a message whose match is gone). Then
 placement pairing on a synthetic ladder of 100,000 bots. Times are wall-clock (median, p95)
 and this process's CPU (median; the rest is the database's and the wait for it).
@@ -28,14 +28,16 @@ import time
 from collections.abc import Callable
 
 
-def timed(run: Callable[[], object], n: int) -> tuple[list[float], list[float]]:
-    """Wall-clock and CPU seconds of ``n`` runs."""
+def timed(run: Callable[[], object], n: int, after: Callable[[], object] = lambda: None,
+          ) -> tuple[list[float], list[float]]:
+    """Wall-clock and CPU seconds of ``n`` runs, each followed by ``after`` (not timed)."""
     wall, cpu = [], []
     for _ in range(n):
         start, start_cpu = time.perf_counter(), time.process_time()
         run()
         wall.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
+        after()
     return wall, cpu
 
 
@@ -68,18 +70,24 @@ def old_counts() -> None:
                                             recent=Count("id", filter=recent)))
 
 
-def full_tick(first: int, fresh: bool = False) -> None:
-    """A tick with every queue empty; its matches then end (cancelled) before the next.
-    ``fresh``: no board kept from the tick before (the second baseline)."""
+def full_tick(fresh: bool = False) -> None:
+    """A tick with every queue empty. ``fresh``: no board kept from the tick before (the
+    second baseline)."""
     from league.ladders.boards import boards_forget
-    from league.ladders.lifecycle import QUEUED
     from league.ladders.matchmaking import matchmaking_tick
-    from league.ladders.models import Match
 
     if fresh:
         boards_forget()
     matchmaking_tick(rng=random.Random(1))
-    Match.objects.filter(pk__gt=first, status=QUEUED).update(status="cancelled")
+
+
+def ended(first: int) -> Callable[[], None]:
+    """After a full tick (not timed): its matches end (cancelled), as if played, so that the
+    next tick finds every queue empty again."""
+    from league.ladders.lifecycle import QUEUED
+    from league.ladders.models import Match
+
+    return lambda: Match.objects.filter(pk__gt=first, status=QUEUED).update(status="cancelled")
 
 
 def placement(size: int) -> tuple[float, float]:
@@ -126,9 +134,9 @@ def main() -> None:
           f"participants, {settings.LEAGUE_WORKER_SLOTS} worker slots; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     try:
-        timed(lambda: full_tick(first), 3)  # boards kept, caches warm
-        full = timed(lambda: full_tick(first), args.ticks)
-        fresh = timed(lambda: full_tick(first, fresh=True), max(5, args.ticks // 4))
+        timed(full_tick, 3, ended(first))  # boards kept, caches warm
+        full = timed(full_tick, args.ticks, ended(first))
+        fresh = timed(lambda: full_tick(fresh=True), max(5, args.ticks // 4), ended(first))
         matchmaking_tick(rng=random.Random(1))  # the queues filled once, for the idle ticks
         idle = timed(lambda: matchmaking_tick(rng=random.Random(1)), args.ticks)
     finally:

@@ -44,6 +44,19 @@ class Bot(models.Model):
         return not self.retired and not self.disabled and self.active_version_id is not None
 
 
+class Roster(models.Model):
+    """When the set of a game's playing bots (each one's active version, not retired, not
+    disabled) last changed: a value that only grows, set by the database's own triggers on
+    ``bots_bot`` (migration 0002) whatever writes it (the services, the admin, raw SQL), so
+    that matchmaking reads a board's members again only when they may have changed
+    (``ladders.boards``). No row: nothing has changed since the table was made."""
+
+    game = models.CharField(max_length=32, primary_key=True)
+    changes = models.BigIntegerField()
+    """Microseconds since the epoch at the last change, or one more than the last value if
+    that is larger: a database flushed and filled again never repeats a value it had."""
+
+
 class VersionStatus(models.TextChoices):
     VALIDATING = "validating"
     ACTIVE = "active"

@@ -9,8 +9,10 @@ which from what it reads anyway:
   standings to read again are those of the matches that were open at the last read (kept in
   ``Board.watched``) or made since (ladder matches are made only under the ladder's lock, so
   those made since are the ones with a higher id), and are open no longer;
-- who is on the board (each playing bot's active version) is read every time, as ids only,
-  and a version new to it has its standing read;
+- who is on the board (each playing bot's active version) is read again when the game's
+  roster has changed (``bots.models.Roster``, moved on by the database's triggers on every
+  write of a bot that could change it), as ids only, and a version new to it has its
+  standing read;
 - any other write of a standing (a new version's placement, ``standings_recount --fix``, the
   admin, a re-run match's versions) stamps its ``updated_at``, and the standings stamped since
   the last read, less ``STAMP_SLACK`` for the writer's clock and transaction, are read again.
@@ -30,7 +32,7 @@ from __future__ import annotations
 import bisect
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import NamedTuple
@@ -42,7 +44,7 @@ from django.dispatch import receiver
 
 from league.ladders.lifecycle import OPEN, OWN_SHARE_KINDS
 from league.ladders.models import Ladder, LadderKind, MatchKind
-from league.ladders.pairing import Entry, pair_key
+from league.ladders.pairing import PLACEMENT_PAIRINGS, Entry, pair_key
 from league.ladders.ratings import RECENT_HALF_LIFE, Skill
 
 MET_WINDOW = 200
@@ -66,6 +68,7 @@ the game's bots (an index), not the ladder's standings, which keep every version
 played. ``only``: the few a fill reads again."""
 ONLY = "AND s.version_id IN ({versions})"
 CHANGED = "AND (s.version_id IN ({versions}) OR s.updated_at > %(since)s)"
+ROSTER_SQL = "SELECT changes FROM bots_roster WHERE game = %(game)s"
 MEMBERS_SQL = """
 SELECT active_version_id, NULL, NULL, NULL, NULL, NULL, NULL FROM bots_bot
 WHERE game = %(game)s AND NOT retired AND NOT disabled AND active_version_id IS NOT NULL
@@ -151,6 +154,8 @@ class Board:
     """Every player's ``place``, in board order."""
     members: frozenset[int]
     """The playing bots' active versions (a member without a standing is not a player)."""
+    roster: int | None
+    """The game's roster (``bots.models.Roster``) when ``members`` were read."""
     watched: dict[int, tuple[int, ...]]
     """The ladder's open matches at the read, with their versions."""
     last_match: int
@@ -163,21 +168,11 @@ class Board:
     def ranked(self) -> list[Player]:
         return [player for _, _, player in self.order]
 
-    def entries(self, playing: Mapping[int, int], now: float) -> list[Entry]:
-        """The board as pairing sees it (``pairing.Entry``), in board order: each player's
-        recent count decayed to ``now`` (``Player.recent_now``, inlined: this runs over the
-        whole board on every fill) and its open matches (``playing``) counted in."""
-        busy, half_life = playing.get, RECENT_HALF_LIFE
-        entries = []
-        for _, _, (version, _, skill, games, recent, at) in self.order:
-            open_now = busy(version, 0)
-            if at is None or recent == 0.0:
-                recent = 0.0
-            else:
-                recent *= 0.5 ** (max(0.0, now - at) / half_life)
-            entries.append(Entry(version, skill, round(recent) + open_now,
-                                 (games + open_now) // 2))
-        return entries
+    def entries(self, playing: Mapping[int, int], now: float) -> BoardEntries:
+        """The board as pairing sees it (``pairing.Entry``), in board order, with each
+        player's open matches (``playing``) counted in and its recent count decayed to
+        ``now``; an entry is made when pairing first looks at it."""
+        return BoardEntries(self.order, playing, now)
 
     def recent_meetings(self) -> dict[frozenset[int], int]:
         met: dict[frozenset[int], int] = {}
@@ -185,6 +180,56 @@ class Board:
             if pair is not None:
                 met[pair] = met.get(pair, 0) + 1
         return met
+
+
+class BoardEntries(Sequence[Entry]):
+    """A board's entries, each made when first looked at: a placement looks at the players
+    still placing and a few places around its targets, not at the whole board, whose
+    entries were most of a fill's time on a big ladder. Looking at them all (an ordinary
+    pairing weighs every near pair) makes the rest at once. ``placing()`` says where the
+    players still placing sit, from the players' tuples alone."""
+
+    def __init__(self, order: Sequence[tuple[float, int, Player]], playing: Mapping[int, int],
+                 now: float) -> None:
+        self._order, self._playing, self._now = order, playing, now
+        self._made: dict[int, Entry] = {}
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def __getitem__(self, i: int) -> Entry:  # type: ignore[override]  (no slices: not needed)
+        entry = self._made.get(i)
+        if entry is None:
+            if not -len(self._order) <= i < len(self._order):
+                raise IndexError(i)
+            i %= len(self._order)
+            entry = self._made[i] = self._make(self._order[i][2])
+        return entry
+
+    def __iter__(self) -> Iterator[Entry]:
+        made, make = self._made, self._make
+        for i, (_, _, player) in enumerate(self._order):
+            entry = made.get(i)
+            if entry is None:
+                entry = made[i] = make(player)
+            yield entry
+
+    def _make(self, player: Player) -> Entry:
+        """``Player.recent_now``, inlined (made for every player when all are looked at)."""
+        version, _, skill, games, recent, at = player
+        open_now = self._playing.get(version, 0)
+        if at is None or recent == 0.0:
+            recent = 0.0
+        else:
+            recent *= 0.5 ** (max(0.0, self._now - at) / RECENT_HALF_LIFE)
+        return Entry(version, skill, round(recent) + open_now, (games + open_now) // 2)
+
+    def placing(self) -> list[int]:
+        """Where on the board the entries still placing sit (``pairing.PLACEMENT_PAIRINGS``
+        pairings, two games each, finished or open, not yet played)."""
+        below, busy = 2 * PLACEMENT_PAIRINGS, self._playing.get
+        return [i for i, (_, _, player) in enumerate(self._order)
+                if player[3] < below and player[3] + busy(player[0], 0) < below]
 
 
 _kept: dict[int, Board] = {}
@@ -244,6 +289,14 @@ def board_fresh(ladder: Ladder) -> Board:
     return _load(ladder, seats_read(ladder))
 
 
+def _roster(ladder: Ladder) -> int | None:
+    """Read before the members: a change that commits between the two is read again next."""
+    with connection.cursor() as cursor:
+        cursor.execute(ROSTER_SQL, {"game": ladder.game})
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
 def _players(ladder: Ladder, only: str = "", members: bool = False,
              **params: object) -> tuple[list[Player], frozenset[int]]:
     """The players read, and the board's members if asked (in the same statement)."""
@@ -280,13 +333,14 @@ def _pairs(rows: Iterable[tuple[int, int | None]]) -> list[tuple[int, frozenset[
 
 def _load(ladder: Ladder, seats: Sequence[Seat]) -> Board:
     read_at = time.time()
+    roster = _roster(ladder)
     players, members = _players(ladder, members=True)
     with connection.cursor() as cursor:
         cursor.execute(MET_SQL, {"ladder": ladder.pk, "window": MET_WINDOW})
         met = _pairs(cursor.fetchall())
     return Board(players={p.version: p for p in players},
                  order=sorted(p.place for p in players),
-                 members=members, watched=_watched(seats),
+                 members=members, roster=roster, watched=_watched(seats),
                  last_match=max((match for match, _ in met), default=0),
                  met=tuple(met), read_at=read_at)
 
@@ -299,11 +353,14 @@ def _refresh(ladder: Ladder, seats: Sequence[Seat], known: Board) -> Board:
     ended = (known.watched.keys() | {match for match, _ in made}) - open_now.keys()
     touched = {v for match in ended for v in known.watched.get(match, ())}
     touched |= {v for match, v in made if match in ended and v is not None}
-    # one statement: the board's members, and the players whose standings may have changed
+    # one statement: the players whose standings may have changed, and the board's members
+    # if the game's roster has changed since they were read
+    roster = _roster(ladder)
     fresh, members = _players(
         ladder, CHANGED.format(versions=",".join(map(str, sorted(touched))) or "0"),
-        members=True, since=connection.ops.adapt_datetimefield_value(
+        members=roster != known.roster, since=connection.ops.adapt_datetimefield_value(
             datetime.fromtimestamp(known.read_at - STAMP_SLACK, tz=UTC)))
+    members = members if roster != known.roster else known.members
     joined = members - known.members  # a bot enabled again, a version made active
     if missing := joined - {p.version for p in fresh}:
         fresh += _players(ladder, ONLY.format(versions=",".join(map(str, sorted(missing)))))[0]
@@ -321,6 +378,7 @@ def _refresh(ladder: Ladder, seats: Sequence[Seat], known: Board) -> Board:
     new = _pairs(made)
     met = (known.met + tuple(new))[-MET_WINDOW:] if new else known.met
     last = max([known.last_match, *(match for match, _ in new)])
-    return Board(players=players, order=order, members=members, watched=open_now,
+    return Board(players=players, order=order, members=members, roster=roster,
+                 watched=open_now,
                  last_match=last, met=met, read_at=read_at, loaded_at=known.loaded_at)
 

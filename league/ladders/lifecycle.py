@@ -111,17 +111,25 @@ def queue_of(kind: str) -> str:
         else settings.LEAGUE_MATCH_QUEUE
 
 
-def remade_if_lost() -> None:
+def remade_if_lost(*, lock_ladder: int | None = None) -> None:
     """Lets the current transaction's commit return without waiting for the disk (PostgreSQL;
     ~8 ms on this project's machines, the largest cost of a fill or a round's pairing).
 
     Only for what the beat's ticks would make again if the database lost its last moments:
     new matches nobody has played, their enqueued stamps, a tournament's next round and the
     games it releases. Nothing is lost that anything else depends on: the WAL is written in
-    order, so the first commit that does wait (a claim, a result) makes these durable too."""
+    order, so the first commit that does wait (a claim, a result) makes these durable too.
+
+    ``lock_ladder``: the same statement also takes that ladder's row lock (matchmaking's one
+    filler at a time), a round trip fewer on every fill. On SQLite, neither: its
+    transactions take the write lock first."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+            if lock_ladder is None:
+                cursor.execute("SET LOCAL synchronous_commit TO OFF")
+            else:
+                cursor.execute("SELECT set_config('synchronous_commit', 'off', true) "
+                               "FROM ladders_ladder WHERE id = %s FOR UPDATE", [lock_ladder])
 
 
 def match_enqueue(*, match_ids: Iterable[int], queue: str | None = None) -> None:

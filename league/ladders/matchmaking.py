@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -101,14 +101,11 @@ def ladder_fill(*, ladder: Ladder, target: int, rng: random.Random,
             ladder, below=len(ladder.seeds), count=1):
         return 0  # no playing version owes a seed: nothing to lock the ladder for
     with transaction.atomic():
-        remade_if_lost()  # matches lost with the database's last moments are made again
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT id FROM ladders_ladder WHERE id = %s FOR UPDATE",
-                               [ladder.pk])
-        # (the embedded default's SQLite: the write lock its transactions take first)
-        # one filler at a time; then what the ladder has open, read again under the lock, and
-        # on a rated ladder the matches made since this process last read its board
+        remade_if_lost(lock_ladder=ladder.pk)
+        # one filler at a time (the ladder's row lock; on the embedded default's SQLite, the
+        # write lock its transactions take first), its matches made again by the next tick
+        # if the database loses them; then what the ladder has open, read again under the
+        # lock, and on a rated ladder the matches made since this process last read its board
         known = board_known(ladder) if ladder.kind == LadderKind.RATED else None
         seats = seats_read(ladder, after=known.last_match) if known else seats_read(ladder)
         open_seats = [seat for seat in seats if seat.open]
@@ -136,8 +133,9 @@ def _fill_rated(ladder: Ladder, board: Board, pairings: int, playing: Counter[in
     if len(board.players) < 2:
         return 0
     games = []
-    for a, b in choose_pairings(board.entries(playing, time.time()), pairings, rng,
-                                Counter(board.recent_meetings()), ranked=True):
+    entries = board.entries(playing, time.time())
+    for a, b in choose_pairings(entries, pairings, rng, Counter(board.recent_meetings()),
+                                ranked=True, placing=entries.placing()):
         seed, seats = new_seed(), [BotVersion(pk=a), BotVersion(pk=b)]
         games += [(seed, seats), (seed, seats[::-1])]
     return len(matches_create(ladder=ladder, kind=MatchKind.LADDER, games=games))

@@ -60,22 +60,27 @@ def pair_key(a: Hashable, b: Hashable) -> frozenset[Hashable]:
 
 def choose_pairings(entries: Sequence[Entry], count: int, rng: random.Random,
                     met: Counter[frozenset[Hashable]] | None = None, ranked: bool = False,
+                    placing: Sequence[int] | None = None,
                     ) -> list[tuple[Hashable, Hashable]]:
     """Up to ``count`` pairings; ``met`` counts recent meetings per pair (updated in place).
     ``ranked``: ``entries`` come in board order already (the league reads them so, from the
-    board's index), so no sort is left to do and a placement costs O(n)."""
+    board's index), so no sort is left to do and a placement costs O(n). ``placing``, with
+    ``ranked``: where the entries still placing sit, if the caller knows without looking at
+    every entry (``boards.BoardEntries``, whose entries are made as they are looked at)."""
     if len(entries) < 2:
         return []
     met = met if met is not None else Counter()
     # The board once: skills do not change while a tick pairs (O(n log n), not per pairing).
-    board = list(entries) if ranked else sorted(entries, key=lambda e: e.skill.ordinal,
-                                                 reverse=True)
+    board = entries if ranked else sorted(entries, key=lambda e: e.skill.ordinal,
+                                          reverse=True)
     # Who is still placing, in the order of ``entries`` (the draw below reads them so), and
     # where each sits on the board: one pass, on a big board all that a placement costs;
     # then narrowed as pairings raise their ``placed``.
-    place = {id(e): i for i, e in enumerate(board) if e.placed < PLACEMENT_PAIRINGS}
-    newcomers = ([board[i] for i in place.values()] if ranked
-                 else [e for e in entries if id(e) in place])
+    if placing is None or not ranked:
+        placing = [i for i, e in enumerate(board) if e.placed < PLACEMENT_PAIRINGS]
+    placed_on_board = [board[i] for i in placing]
+    place = {id(e): i for e, i in zip(placed_on_board, placing, strict=True)}
+    newcomers = placed_on_board if ranked else [e for e in entries if id(e) in place]
     pairings = []
     for _ in range(count):
         newcomers = [e for e in newcomers if e.placed < PLACEMENT_PAIRINGS]
@@ -83,7 +88,8 @@ def choose_pairings(entries: Sequence[Entry], count: int, rng: random.Random,
             player = min(newcomers, key=lambda e: (e.placed, rng.random()))
             opponent = _placement_opponent(player, board, place[id(player)], met, rng)
         else:
-            player, opponent = _uncertain_pair(entries, board, met, rng)
+            board = board if isinstance(board, list) else list(board)  # every entry, now
+            player, opponent = _uncertain_pair(board, met, rng)
         for e in (player, opponent):
             e.recent += 2
             e.placed += 1
@@ -92,7 +98,7 @@ def choose_pairings(entries: Sequence[Entry], count: int, rng: random.Random,
     return pairings
 
 
-def _placement_opponent(player: Entry, board: list[Entry], at: int, met: Counter,
+def _placement_opponent(player: Entry, board: Sequence[Entry], at: int, met: Counter,
                         rng: random.Random) -> Entry:
     """The k-th placement opponent sits at the k-th of evenly spread points of the board:
     the nearest to that point, a recent meeting counting as two places further. Searched
@@ -141,15 +147,15 @@ def worth_a_game(a: Skill, b: Skill) -> float:
     return misorder_chance(a, b) * min(1.0, spread / INFORMATIVE_SPREAD)
 
 
-def _uncertain_pair(entries: Sequence[Entry], board: list[Entry], met: Counter,
-                    rng: random.Random) -> tuple[Entry, Entry]:
+def _uncertain_pair(board: list[Entry], met: Counter, rng: random.Random,
+                    ) -> tuple[Entry, Entry]:
     window = 1 + int(rng.expovariate(1 / MEAN_WINDOW))
     last = len(board) - 1
     # Fair shares: a bot at either end of the board is in half as many pairs as one in the
     # middle, so each pair counts for its bots' shares of pairs; and a pair whose less busy
     # bot has played less than the ladder's average weighs more, so a bot the board is
     # already sure of still plays its part.
-    busy = 1 + sum(e.recent for e in entries) / len(entries)
+    busy = 1 + sum(e.recent for e in board) / len(board)
     met_keys = {key for pair in met for key in pair}  # a pair is looked up only if both met
     pairs, weights = [], []
     # worth_a_game and misorder_chance, inlined: this loop is the tick's inner loop

@@ -35,7 +35,8 @@ def play_records() -> list[MatchRecord]:
 
 def same_board(kept: Any, fresh: Any) -> list[str]:
     """The fields in which two boards differ (when each was read is not one)."""
-    return [name for name in ("players", "order", "members", "watched", "last_match", "met")
+    return [name for name in ("players", "order", "members", "roster", "watched",
+                              "last_match", "met")
             if getattr(kept, name) != getattr(fresh, name)]
 
 
@@ -156,6 +157,10 @@ def run(steps: int, seed: int) -> dict[str, Any]:
             if len(entries[0]) >= 2:
                 picks = [choose_pairings(e, 3, random.Random(n), ranked=True) for e in entries]
                 assert picks[0] == picks[1]
+                # the entries matchmaking pairs, made as pairing looks at them, pair the same
+                lazy = kept.entries({}, 0.0)
+                assert choose_pairings(lazy, 3, random.Random(n), ranked=True,
+                                       placing=lazy.placing()) == picks[0], f"step {n}"
     open_now = Match.objects.filter(ladder=ladder, status__in=OPEN).count()
     return {"engine": connection.vendor, "steps": seen, "open": open_now,
             "finished": Match.objects.filter(ladder=ladder, status="finished").count(),

@@ -119,3 +119,36 @@ def test_boards_are_not_kept_across_a_restart_of_the_database_server(
     connection.close()
     connection.ensure_connection()
     assert boards.board_known(ladder) is None
+
+
+def test_the_members_are_read_again_only_when_the_games_roster_has_moved(
+        ladders: dict[str, Ladder], alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The roster (``bots.models.Roster``) is moved on by the database's own triggers, so a
+    raw write to a bot, as a restore or a hand in psql makes, is seen as the services' are."""
+    from django.db import connection
+
+    ladder = ladders["stones"]
+    versions = [active(alice, f"m{i}") for i in range(4)]
+    asked: list[bool] = []
+    players = boards._players
+
+    def counted(*args: object, members: bool = False, **kwargs: object
+                ) -> tuple[list[boards.Player], frozenset]:
+        asked.append(members)
+        return players(*args, members=members, **kwargs)
+
+    monkeypatch.setattr(boards, "_players", counted)
+    ladder_fill(ladder=ladder, target=2, rng=random.Random(1))
+    ladder_fill(ladder=ladder, target=4, rng=random.Random(1))
+    assert asked == [True, False]  # read in full, then nothing about the bots changed
+    with connection.cursor() as cursor:  # a write that changes no member
+        cursor.execute("UPDATE bots_bot SET name = name || 'x' WHERE id = %s",
+                       [versions[0].bot_id])
+    ladder_fill(ladder=ladder, target=6, rng=random.Random(1))
+    assert asked[-1] is False
+    with connection.cursor() as cursor:  # one that takes a bot off the board
+        cursor.execute("UPDATE bots_bot SET disabled = TRUE WHERE id = %s",
+                       [versions[0].bot_id])
+    ladder_fill(ladder=ladder, target=8, rng=random.Random(1))
+    assert asked[-1] is True
+    assert boards.board_known(ladder).members == {v.pk for v in versions[1:]}
