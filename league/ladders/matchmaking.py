@@ -13,12 +13,12 @@ from collections.abc import Iterable
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from league.bots.models import Bot, BotVersion
+from league.bots.models import BotVersion
 from league.ladders.boards import Board, board_known, board_read, seats_read
 from league.ladders.lifecycle import OPEN, OWN_SHARE_KINDS, remade_if_lost
 from league.ladders.models import (
@@ -41,6 +41,15 @@ def ladder_target(ladder: Ladder, ladders: int) -> int:
     return max(share, 2 if ladder.kind == LadderKind.RATED else 1)
 
 
+RATED_PLAYING_SQL = """
+SELECT l.id FROM ladders_ladder l WHERE l.id IN ({ids}) AND EXISTS (
+  SELECT 1 FROM bots_bot b WHERE b.game = l.game AND NOT b.retired AND NOT b.disabled
+  AND b.active_version_id IS NOT NULL LIMIT 1 OFFSET 1)
+"""
+"""Of the rated ladders ``ids``, those with two bots that play (a second row exists): one
+statement for them all, each stopping at its second bot."""
+
+
 def playing_ladders(ladders: Iterable[Ladder]) -> list[Ladder]:
     """Those of ``ladders`` with something to play: a rated one with two bots that play, a
     scored one with a version owing a seed. The ladders' part of the workers (as many open
@@ -48,16 +57,16 @@ def playing_ladders(ladders: Iterable[Ladder]) -> list[Ladder]:
     part would go unused, and the competitions would hold more of the queue than the
     ladders that play (docs/league.md, "The workers' share"). A few indexed look-ups that
     stop at the first rows, one per ladder."""
-    playing = []
-    for ladder in ladders:
-        if ladder.kind == LadderKind.RATED:
-            bots = Bot.objects.filter(game=ladder.game, retired=False, disabled=False,
-                                      active_version__isnull=False)
-            if len(bots.order_by().values_list("pk", flat=True)[:2]) == 2:
-                playing.append(ladder)
-        elif least_played(ladder, below=len(ladder.seeds), count=1):
-            playing.append(ladder)
-    return playing
+    ladders = list(ladders)
+    rated = [ladder.pk for ladder in ladders if ladder.kind == LadderKind.RATED]
+    two_bots = set()
+    if rated:
+        with connection.cursor() as cursor:
+            cursor.execute(RATED_PLAYING_SQL.format(ids=", ".join(["%s"] * len(rated))), rated)
+            two_bots = {pk for (pk,) in cursor.fetchall()}
+    return [ladder for ladder in ladders if ladder.pk in two_bots or (
+        ladder.kind == LadderKind.SCORED
+        and least_played(ladder, below=len(ladder.seeds), count=1))]
 
 
 def matchmaking_tick(*, rng: random.Random | None = None) -> dict[str, int]:
