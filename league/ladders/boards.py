@@ -224,12 +224,14 @@ class BoardEntries(Sequence[Entry]):
             recent *= 0.5 ** (max(0.0, self._now - at) / RECENT_HALF_LIFE)
         return Entry(version, skill, round(recent) + open_now, (games + open_now) // 2)
 
-    def placing(self) -> list[int]:
-        """Where on the board the entries still placing sit (``pairing.PLACEMENT_PAIRINGS``
-        pairings, two games each, finished or open, not yet played)."""
+    def placing(self) -> list[tuple[int, int]]:
+        """Where on the board the entries still placing sit (fewer than
+        ``pairing.PLACEMENT_PAIRINGS`` pairings of two games, finished or open), each with its
+        entry's ``placed``: read from the players' tuples, no entry made."""
         below, busy = 2 * PLACEMENT_PAIRINGS, self._playing.get
-        return [i for i, (_, _, player) in enumerate(self._order)
-                if player[3] < below and player[3] + busy(player[0], 0) < below]
+        return [(i, (games + busy(version, 0)) // 2)
+                for i, (_, _, (version, _, _, games, _, _)) in enumerate(self._order)
+                if games < below and games + busy(version, 0) < below]
 
 
 _kept: dict[int, Board] = {}

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from league.ladders.ratings import MODEL, Skill
@@ -60,33 +60,38 @@ def pair_key(a: Hashable, b: Hashable) -> frozenset[Hashable]:
 
 def choose_pairings(entries: Sequence[Entry], count: int, rng: random.Random,
                     met: Counter[frozenset[Hashable]] | None = None, ranked: bool = False,
-                    placing: Sequence[int] | None = None,
+                    placing: Iterable[tuple[int, int]] | None = None,
                     ) -> list[tuple[Hashable, Hashable]]:
     """Up to ``count`` pairings; ``met`` counts recent meetings per pair (updated in place).
     ``ranked``: ``entries`` come in board order already (the league reads them so, from the
     board's index), so no sort is left to do and a placement costs O(n). ``placing``, with
-    ``ranked``: where the entries still placing sit, if the caller knows without looking at
-    every entry (``boards.BoardEntries``, whose entries are made as they are looked at)."""
+    ``ranked``: where on the board the entries still placing sit, with their ``placed``, if
+    the caller knows without looking at every entry (``boards.BoardEntries``, whose entries
+    are made as pairing looks at them: a placement then makes only the two it pairs)."""
     if len(entries) < 2:
         return []
     met = met if met is not None else Counter()
     # The board once: skills do not change while a tick pairs (O(n log n), not per pairing).
     board = entries if ranked else sorted(entries, key=lambda e: e.skill.ordinal,
                                           reverse=True)
-    # Who is still placing, in the order of ``entries`` (the draw below reads them so), and
-    # where each sits on the board: one pass, on a big board all that a placement costs;
-    # then narrowed as pairings raise their ``placed``.
+    # Who is still placing (by place on the board) with their placement pairings so far: one
+    # pass, on a big board all that a placement costs; then kept in step with the pairings.
     if placing is None or not ranked:
-        placing = [i for i, e in enumerate(board) if e.placed < PLACEMENT_PAIRINGS]
-    placed_on_board = [board[i] for i in placing]
-    place = {id(e): i for e, i in zip(placed_on_board, placing, strict=True)}
-    newcomers = placed_on_board if ranked else [e for e in entries if id(e) in place]
+        placing = [(i, e.placed) for i, e in enumerate(board) if e.placed < PLACEMENT_PAIRINGS]
+    waiting = dict(placing)
     pairings = []
     for _ in range(count):
-        newcomers = [e for e in newcomers if e.placed < PLACEMENT_PAIRINGS]
-        if newcomers:
-            player = min(newcomers, key=lambda e: (e.placed, rng.random()))
-            opponent = _placement_opponent(player, board, place[id(player)], met, rng)
+        if waiting:
+            # one of those with the fewest placement pairings, at random
+            fewest = min(waiting.values())
+            at = rng.choice([i for i, placed in waiting.items() if placed == fewest])
+            player = board[at]
+            opponent, at_opponent = _placement_opponent(player, board, at, met, rng)
+            for i in (at, at_opponent):
+                if i in waiting:
+                    waiting[i] += 1
+                    if waiting[i] >= PLACEMENT_PAIRINGS:
+                        del waiting[i]
         else:
             board = board if isinstance(board, list) else list(board)  # every entry, now
             player, opponent = _uncertain_pair(board, met, rng)
@@ -99,7 +104,7 @@ def choose_pairings(entries: Sequence[Entry], count: int, rng: random.Random,
 
 
 def _placement_opponent(player: Entry, board: Sequence[Entry], at: int, met: Counter,
-                        rng: random.Random) -> Entry:
+                        rng: random.Random) -> tuple[Entry, int]:
     """The k-th placement opponent sits at the k-th of evenly spread points of the board:
     the nearest to that point, a recent meeting counting as two places further. Searched
     outward from the point, so a pairing costs the few places it looks at, not the board."""
@@ -132,7 +137,8 @@ def _placement_opponent(player: Entry, board: Sequence[Entry], at: int, met: Cou
             if c < best:
                 best, best_j = c, right
             right += 1
-    return other(best_j)
+    place = best_j if best_j < at else best_j + 1
+    return board[place], place
 
 
 def misorder_chance(a: Skill, b: Skill) -> float:

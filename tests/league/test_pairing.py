@@ -117,9 +117,10 @@ def test_the_placement_search_picks_what_a_scan_of_the_board_picks(
     player = rng.choice(entries)
     player.placed = placed
     draw = rng.randrange(2**32)
-    assert _placement_opponent(player, board, board.index(player), met,
-                               random.Random(draw)) is \
-        _placement_by_scan(player, board, met, random.Random(draw))
+    opponent, at = _placement_opponent(player, board, board.index(player), met,
+                                       random.Random(draw))
+    assert opponent is _placement_by_scan(player, board, met, random.Random(draw))
+    assert board[at] is opponent
 
 
 def test_placing_a_newcomer_on_a_board_of_100000_takes_under_100_ms() -> None:
@@ -129,7 +130,7 @@ def test_placing_a_newcomer_on_a_board_of_100000_takes_under_100_ms() -> None:
     newcomer = Skill()
     skills = [newcomer, *(Skill(rng.uniform(0, 50), rng.uniform(1, 8)) for _ in range(100_000))]
     skills.sort(key=lambda skill: skill.ordinal, reverse=True)
-    # entries made in board order, as the league makes them (ladders.boards.Board.entries)
+    # entries in board order, as the league gives them (ladders.boards.Board.entries)
     board = [Entry(key="new" if skill is newcomer else i, skill=skill,
                    placed=0 if skill is newcomer else 9) for i, skill in enumerate(skills)]
     start = time.perf_counter()
