@@ -32,6 +32,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import requests
+
 from benchmarks.play_league import (
     PASSWORD,
     ROOT,
@@ -107,6 +109,16 @@ def playable(legal: list[str]) -> list[str]:
 
 # -- the league ------------------------------------------------------------------------------
 
+def finish(league: PlayLeague, person: requests.Session, match: int, state: dict[str, Any],
+           rng: random.Random) -> None:
+    """Play the person's moves at random from ``state`` until the game ends, unmeasured: a
+    measure ends its game so that none is left running into the next."""
+    while state["status"] in ("queued", "running"):
+        if state["your_turn"]:
+            league.move(person, match, rng.choice(state["legal_moves"]), state["step"])
+        state = league.state(person, match, since=state["step"], status=state["status"])
+
+
 def league_latencies(league: PlayLeague, game: str, opponent: str, moves: int, seed: int
                      ) -> list[float]:
     """Seconds from each move's POST to the state showing the person's turn again, minus the
@@ -134,10 +146,7 @@ def league_latencies(league: PlayLeague, game: str, opponent: str, moves: int, s
                 break  # the game ended on this move: no reply to wait for
             bot = sum(m["seconds"] for m in state["moves"][step + 1:] if m["seat"] != 0)
             samples.append(seen - sent - bot)
-        while state["status"] in ("queued", "running"):  # finish the game quickly
-            if state["your_turn"]:
-                league.move(person, match, rng.choice(state["legal_moves"]), state["step"])
-            state = league.state(person, match, since=state["step"], status=state["status"])
+        finish(league, person, match, state, rng)
     return samples
 
 
@@ -152,12 +161,7 @@ def waiting_cpu(league: PlayLeague, game: str, opponent: str, wait: float
     before = league.play.cpu_seconds()
     time.sleep(wait)
     waiting = league.play.cpu_seconds() - before
-    state = league.state(person, match)
-    rng = random.Random(1)
-    while state["status"] in ("queued", "running"):
-        if state["your_turn"]:
-            league.move(person, match, rng.choice(state["legal_moves"]), state["step"])
-        state = league.state(person, match, since=state["step"], status=state["status"])
+    finish(league, person, match, league.state(person, match), random.Random(1))
     time.sleep(2)
     before = league.play.cpu_seconds()
     time.sleep(wait)
@@ -246,12 +250,7 @@ def plain_state(league: PlayLeague, game: str, opponent: str, repeat: int = 30
         began = time.perf_counter()
         person.get(f"{league.url}/favicon.ico", allow_redirects=False, timeout=30)
         samples["floor"].append(time.perf_counter() - began)
-    state = league.state(person, match)
-    rng = random.Random(2)
-    while state["status"] in ("queued", "running"):
-        if state["your_turn"]:
-            league.move(person, match, rng.choice(state["legal_moves"]), state["step"])
-        state = league.state(person, match, since=state["step"], status=state["status"])
+    finish(league, person, match, league.state(person, match), random.Random(2))
     return samples
 
 

@@ -17,7 +17,7 @@ from games.core import Game
 from games.errors import GameError, IllegalMoveError, MalformedMoveError
 from games.options import IntOption, OptionSchema
 from games.registry import register
-from games.solo import SoloState
+from games.solo import SoloState, observed_count
 
 
 class Command(IntEnum):
@@ -176,18 +176,11 @@ class Robots(Game):
         if len(players) != 1:
             raise GameError(f"the board must hold exactly one '@', found {len(players)}")
         state.player = players[0]
-        state.level = _count(observation, "level", 1)
-        state.score = _count(observation, "score", 0)
-        state.turn = _count(observation, "turn", 0)
-        state.destroyed = _count(observation, "destroyed", 0)
+        state.level = observed_count(observation, "level", 1)
+        state.score = observed_count(observation, "score")
+        state.turn = observed_count(observation, "turn")
+        state.destroyed = observed_count(observation, "destroyed")
         return state
-
-
-def _count(observation: Mapping[str, Any], key: str, least: int) -> int:
-    value = observation.get(key, least)
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise GameError(f"{key!r} must be a whole number >= {least}, got {value!r}")
-    return value
 
 
 class RobotsState(SoloState):

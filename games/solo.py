@@ -4,9 +4,11 @@ copies far more often than it keeps the copy)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Self
 
 from games.core import Game, State
+from games.errors import GameError
 from games.result import Result
 
 
@@ -51,3 +53,13 @@ class SoloState(State):
         twin.rng = self.rng.copy()
         self._history_shared = twin._history_shared = True
         return twin
+
+
+def observed_count(observation: Mapping[str, Any], key: str, least: int = 0) -> int:
+    """A counter of an observation a state is rebuilt from (``state_from_observation``): a
+    whole number from ``least`` up, ``least`` when missing. The observation may come from a
+    bot, so anything else is refused as a ``GameError``."""
+    value = observation.get(key, least)
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise GameError(f"{key!r} must be a whole number >= {least}, got {value!r}")
+    return value

@@ -69,6 +69,17 @@ def stones_move(page: Any, rng: random.Random, touch: bool) -> str:
     return f"{row},{col}"
 
 
+def _turn_piece(page: Any, rng: random.Random, touch: bool, turns: dict[str, int],
+                action: str, key: str) -> None:
+    """Rotate or flip the chosen piece: its button (always on a phone) or, as likely, its
+    key, so that both ways are exercised; counted in ``turns``."""
+    if touch or rng.random() < 0.5:
+        press(page, f"button[data-action={action}]", touch)
+    else:
+        page.keyboard.press(key)
+    turns[action] += 1
+
+
 def blokus_move(page: Any, rng: random.Random, touch: bool, turns: dict[str, int]) -> str:
     """Choose a piece that fits, turn and flip it (buttons, or R and F keys), hold it where
     a dot says it fits, check the preview says legal, and place it by a second tap (or
@@ -84,17 +95,9 @@ def blokus_move(page: Any, rng: random.Random, touch: bool, turns: dict[str, int
                 (not attempt and rng.random() < 0.4)
             flip = turns["flip"] == 0 or attempt % 2 == 1 or (not attempt and rng.random() < 0.4)
             if rotate:
-                if touch or rng.random() < 0.5:
-                    press(page, "button[data-action=rotate]", touch)
-                else:
-                    page.keyboard.press("r")
-                turns["rotate"] += 1
+                _turn_piece(page, rng, touch, turns, "rotate", "r")
             if flip:
-                if touch or rng.random() < 0.5:
-                    press(page, "button[data-action=flip]", touch)
-                else:
-                    page.keyboard.press("f")
-                turns["flip"] += 1
+                _turn_piece(page, rng, touch, turns, "flip", "f")
             spots = page.eval_on_selector_all(".play-board .spots .spot", "es => es.map(e =>"
                                               " [e.dataset.row, e.dataset.col])")
             if not spots:

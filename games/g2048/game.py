@@ -19,7 +19,7 @@ from games.g2048.playout import worth as playout_worth
 from games.options import FloatOption, IntOption, OptionSchema
 from games.registry import register
 from games.rng import Rng
-from games.solo import SoloState
+from games.solo import SoloState, observed_count
 
 
 class Direction(IntEnum):
@@ -108,11 +108,11 @@ class G2048(Game):
                 or any(not isinstance(r, list) or len(r) != self.cols for r in grid)):
             raise GameError(f"'grid' must be {self.rows} rows of {self.cols} numbers")
         exponents = [[_exponent_of(v) for v in row] for row in grid]
-        turn = _count(observation, "turn")
+        turn = observed_count(observation, "turn")
         self._check_room(exponents, turn)
         state = G2048State(self, seed)
         state.board = self.geometry.from_grid(exponents)
-        state.score = _count(observation, "score")
+        state.score = observed_count(observation, "score")
         state.turn = turn
         state._check_end()
         return state
@@ -142,13 +142,6 @@ def _exponent_of(value: Any) -> int:
     if value != 1 << e or not 1 <= e <= 31:
         raise GameError(f"a cell must be 0 or a power of two from 2 to 2**31, got {value!r}")
     return e
-
-
-def _count(observation: Mapping[str, Any], key: str) -> int:
-    value = observation.get(key, 0)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise GameError(f"{key!r} must be a whole number >= 0, got {value!r}")
-    return value
 
 
 class G2048State(SoloState):

@@ -12,6 +12,7 @@ from rest_framework import status
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from league.api import selectors
@@ -54,6 +55,13 @@ from league.competitions.services import (
 REFUSED = OpenApiResponse(description="refused, with what to change in ``detail``")
 
 
+def _creates(body: type[Serializer], detail: type[Serializer], rate: str) -> Any:
+    """The schema of a POST that makes a tournament or a challenge: both are counted against
+    a rate, so both answer 201 with the detail, 400 refused, or 429 over ``rate``."""
+    return extend_schema(request=body, responses={
+        201: detail, 400: REFUSED, 429: OpenApiResponse(description=f"over the rate of {rate}")})
+
+
 def _bot_in_body(request: Request, bot_id: int, field: str) -> Bot:
     """A bot named in a request's body: a 400 on that field when there is none to see (a 404
     is for the address)."""
@@ -88,10 +96,7 @@ class TournamentList(FilteredList):
     def listed(self, filters: dict[str, Any]) -> Any:
         return selectors.tournament_list(**filters)
 
-    @extend_schema(request=TournamentCreateSerializer,
-                   responses={201: TournamentDetailSerializer, 400: REFUSED,
-                              429: OpenApiResponse(description="over the rate of "
-                                                               "tournaments made")})
+    @_creates(TournamentCreateSerializer, TournamentDetailSerializer, "tournaments made")
     def post(self, request: Request) -> Response:
         require_signed_in(request)
         tournament = tournament_create(user=request.user,
@@ -162,10 +167,7 @@ class ChallengeList(FilteredList):
             filters["bot"] = bot_get(user=self.request.user, bot_id=filters["bot"])
         return selectors.challenge_list(**filters)
 
-    @extend_schema(request=ChallengeCreateSerializer,
-                   responses={201: ChallengeDetailSerializer, 400: REFUSED,
-                              429: OpenApiResponse(description="over the rate of challenge "
-                                                               "games")})
+    @_creates(ChallengeCreateSerializer, ChallengeDetailSerializer, "challenge games")
     def post(self, request: Request) -> Response:
         require_signed_in(request)
         data = checked(ChallengeCreateSerializer, request.data)

@@ -141,6 +141,17 @@ def sigkill_mid_match(dep: League, comes_back: Callable[[str], None] | None = No
     raise AssertionError("no match was running on the killed worker")
 
 
+def killed_worker_loses_and_doubles_nothing(
+        dep: League, comes_back: Callable[[str], None] | None = None) -> None:
+    """A worker SIGKILLed mid-match (``sigkill_mid_match``): every match that was in flight
+    finished exactly once, and each the killed worker was playing was played again, after the
+    reaper took it back."""
+    ids, killed = sigkill_mid_match(dep, comes_back)
+    books = assert_all_finished_once(dep, ids + killed)
+    for match_id in killed:
+        assert books["attempts"].get(str(match_id), 1) >= 2, books["attempts"]
+
+
 def broken_worker_fails_matches(dep: Deployment, versions: list[dict[str, Any]],
                                 run: list[str], says: str) -> None:
     """With the worker replaced by ``docker-compose run <run>`` (one whose sandbox cannot

@@ -13,10 +13,9 @@ import pytest
 from benchmarks.deployment import Deployment
 from tests.compose.conftest import deployed
 from tests.compose.scenarios import (
-    assert_all_finished_once,
     broken_worker_fails_matches,
+    killed_worker_loses_and_doubles_nothing,
     probe_stays_confined,
-    sigkill_mid_match,
     steady_players,
 )
 
@@ -44,10 +43,7 @@ def test_bots_in_engine_containers_play_rated_matches_and_stay_confined(
 
 def test_an_engine_worker_sigkilled_mid_match_loses_and_doubles_nothing(
         engine: Deployment, players: list[dict[str, Any]]) -> None:
-    ids, killed = sigkill_mid_match(engine)
-    books = assert_all_finished_once(engine, ids + killed)
-    for match_id in killed:  # played again after the reaper took the match back
-        assert books["attempts"].get(str(match_id), 1) >= 2, books["attempts"]
+    killed_worker_loses_and_doubles_nothing(engine)
 
 
 def test_an_engine_out_of_reach_fails_matches_with_the_reason_not_a_loss(

@@ -4,6 +4,7 @@ Redis, and real Celery worker processes started here, never ``task_always_eager`
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -40,6 +41,19 @@ class Worker:
 
     def text(self) -> str:
         return self.log.read_text(errors="replace")
+
+
+def run_embedded(module: str, data: Path, timeout: float, **settings: str) -> dict:
+    """Run ``python -m module`` on the embedded default (SQLite in ``data``, the filesystem
+    broker): the tests' database, Redis and cache are left out of its environment, so it
+    cannot fall back on them. Its report: the last line it prints, as JSON."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"DATABASE_URL", "REDIS_URL", "CACHE_URL"}}
+    env.update(BOTLEAGUE_DATA=str(data), DJANGO_SETTINGS_MODULE="league.settings", **settings)
+    done = subprocess.run([sys.executable, "-m", module], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=timeout, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def test_database_url() -> str:

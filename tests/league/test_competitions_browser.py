@@ -73,6 +73,14 @@ def at_both_widths(page: Any, name: str, table: str | None = None,
     return seen
 
 
+def desktop_page(browser: Any) -> tuple[Any, list[str]]:
+    """A new page at the desktop width (``at_both_widths`` comes back to it), patient enough
+    for a live league, and its console errors as they come."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_default_timeout(20_000)
+    return page, watch_for_errors(page)
+
+
 def log_in(page: Any, url: str, username: str, password: str) -> None:
     page.goto(f"{url}/account/login/")
     page.fill("#id_username", username)
@@ -160,12 +168,10 @@ def gallery(people: People) -> Gallery:
 
 def test_every_competition_page_at_desktop_and_phone_widths(
         live_server: Any, gallery: Gallery, people: People, viewer_browser: Any) -> None:
-    page = viewer_browser.new_page(viewport={"width": 1280, "height": 900})
-    problems = watch_for_errors(page)
+    page, problems = desktop_page(viewer_browser)
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     url = live_server.url
-    page.set_default_timeout(20_000)
 
     page.goto(f"{url}/")
     page.click("header nav >> text=tournaments")
@@ -326,9 +332,7 @@ def four_bots(people: People, ladders: dict[str, Ladder]) -> list[int]:
 def test_a_tournament_made_in_the_form_entered_and_followed_live_to_its_end(
         live_server: Any, worker: Worker, people: People, four_bots: list[int],
         viewer_browser: Any) -> None:
-    page = viewer_browser.new_page(viewport={"width": 1280, "height": 900})
-    page.set_default_timeout(20_000)
-    problems = watch_for_errors(page)
+    page, problems = desktop_page(viewer_browser)
     url = live_server.url
     log_in(page, url, "alice", people.password)
 
@@ -397,9 +401,7 @@ def double_elimination(people: People, ladders: dict[str, Ladder]) -> int:
 def test_a_double_elimination_bracket_fills_live_and_opens_a_games_replay(
         live_server: Any, worker: Worker, double_elimination: int,
         viewer_browser: Any) -> None:
-    page = viewer_browser.new_page(viewport={"width": 1280, "height": 900})
-    page.set_default_timeout(20_000)
-    problems = watch_for_errors(page)
+    page, problems = desktop_page(viewer_browser)
     page.goto(f"{live_server.url}/tournaments/{double_elimination}/")
     mark_page(page)
     with beat() as errors:
@@ -448,9 +450,7 @@ def test_a_challenge_from_a_bots_page_is_followed_to_its_end(
         live_server: Any, worker: Worker, people: People, rivals: tuple[int, int],
         viewer_browser: Any) -> None:
     mine, theirs = rivals
-    page = viewer_browser.new_page(viewport={"width": 1280, "height": 900})
-    page.set_default_timeout(20_000)
-    problems = watch_for_errors(page)
+    page, problems = desktop_page(viewer_browser)
     url = live_server.url
     log_in(page, url, "alice", people.password)
     page.goto(f"{url}/bots/{theirs}/")

@@ -5,13 +5,10 @@ league of 2,000,000 matches (``embedded_plans.py``, in a process of its own on S
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
-from tests.league.conftest import ROOT
+from tests.league.conftest import run_embedded
 from tests.league.embedded_plans import scans
 
 pytestmark = pytest.mark.slow
@@ -19,14 +16,8 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    data = tmp_path_factory.mktemp("embedded")
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DATABASE_URL", "REDIS_URL", "CACHE_URL"}}
-    env.update(BOTLEAGUE_DATA=str(data), DJANGO_SETTINGS_MODULE="league.settings")
-    done = subprocess.run([sys.executable, "-m", "tests.league.embedded_plans"], cwd=ROOT,
-                          env=env, capture_output=True, text=True, timeout=600, check=False)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_embedded("tests.league.embedded_plans", tmp_path_factory.mktemp("embedded"),
+                        timeout=600)
 
 
 def test_statistics_appear_and_follow_a_table_that_grew(report: dict) -> None:

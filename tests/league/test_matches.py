@@ -102,8 +102,23 @@ def create_match(ladder: Ladder, a: BotVersion, b: BotVersion) -> Match:
         return match_create(ladder=ladder, kind=MatchKind.LADDER, seed=7, seats=[a, b])
 
 
-def assert_rated_once(match: Match, a: BotVersion, b: BotVersion) -> None:
+def running_match(worker: Worker, alice: User, bob: User
+                  ) -> tuple[BotVersion, BotVersion, Match]:
+    """Two slow bots' match, once ``worker`` is playing it: for the tests that stop a worker
+    mid-match."""
+    a, b, ladder = pairing(worker, alice, bob)
+    match = create_match(ladder, a, b)
+    wait_for(lambda: Match.objects.get(pk=match.pk).status == "running", 30, "the match to run")
+    return a, b, match
+
+
+def assert_rated_once(match: Match, a: BotVersion, b: BotVersion,
+                      attempts: int | None = None) -> None:
+    """Finished with one replay and each standing rated by it once; with ``attempts``, after
+    that many tries at playing it."""
     match.refresh_from_db()
+    if attempts is not None:
+        assert match.attempts == attempts
     assert match.status == "finished"
     assert Replay.objects.filter(match=match).count() == 1
     start = Skill()
@@ -119,9 +134,7 @@ def test_a_worker_killed_mid_match_loses_nothing_and_counts_nothing_twice(
         ladders: dict[str, Ladder], alice: User, bob: User,
         start_worker: Callable[..., Worker]) -> None:
     first = start_worker()
-    a, b, ladder = pairing(first, alice, bob)
-    match = create_match(ladder, a, b)
-    wait_for(lambda: Match.objects.get(pk=match.pk).status == "running", 30, "the match to run")
+    a, b, match = running_match(first, alice, bob)
     time.sleep(1.0)  # a few moves into it
     first.kill()
     assert Match.objects.get(pk=match.pk).status == "running"
@@ -131,9 +144,7 @@ def test_a_worker_killed_mid_match_loses_nothing_and_counts_nothing_twice(
     wait_for(lambda: match.pk in reaper_tick().requeued, 30, "the reaper to re-queue it")
     wait_for(lambda: Match.objects.get(pk=match.pk).status == "finished", 60,
              "the second worker to finish it", second.text)
-    match.refresh_from_db()
-    assert match.attempts == 2
-    assert_rated_once(match, a, b)
+    assert_rated_once(match, a, b, attempts=2)
 
 
 def test_a_task_delivered_twice_runs_and_writes_once(
@@ -145,9 +156,7 @@ def test_a_task_delivered_twice_runs_and_writes_once(
     wait_matches_done(worker=worker)
     time.sleep(1.0)  # let the extra deliveries land: they must find nothing to do
     assert worker.text().count("skipped") >= 2, worker.text()
-    match.refresh_from_db()
-    assert match.attempts == 1
-    assert_rated_once(match, a, b)
+    assert_rated_once(match, a, b, attempts=1)
 
 
 def test_a_lost_message_is_sent_again_by_the_reaper(
@@ -187,9 +196,7 @@ def test_a_worker_stopped_gently_finishes_and_writes_its_match_first(
     import signal
 
     worker = start_worker()
-    a, b, ladder = pairing(worker, alice, bob)
-    match = create_match(ladder, a, b)
-    wait_for(lambda: Match.objects.get(pk=match.pk).status == "running", 30, "the match to run")
+    a, b, match = running_match(worker, alice, bob)
     worker.process.send_signal(signal.SIGTERM)  # warm shutdown: the match plays to its end
     assert worker.process.wait(60) == 0, worker.text()
     assert_rated_once(match, a, b)

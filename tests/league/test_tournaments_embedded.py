@@ -5,32 +5,21 @@ Redis), with a real Celery worker: ``./dev up``'s league runs them too. The issu
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.league.conftest import ROOT
+from tests.league.conftest import run_embedded
 
 pytestmark = pytest.mark.slow
 
 
 def test_every_format_and_a_challenge_finish_on_the_embedded_default(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DATABASE_URL", "REDIS_URL", "CACHE_URL"}}
     data = tmp_path / "data"
     data.mkdir()
     tmp_path.chmod(0o755)  # bots read their cached versions below it (pytest's own is 0700)
-    env.update(BOTLEAGUE_DATA=str(data), DJANGO_SETTINGS_MODULE="league.settings",
-               LEAGUE_TOURNAMENTS_PER_USER="100/day")  # four made at once
-    done = subprocess.run([sys.executable, "-m", "tests.league.embedded_tournament"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=450,
-                          check=False)
-    assert done.returncode == 0, done.stderr[-3000:]
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    seen = run_embedded("tests.league.embedded_tournament", data, timeout=450,
+                        LEAGUE_TOURNAMENTS_PER_USER="100/day")  # four made at once
     assert seen["engine"] == "django.db.backends.sqlite3"
     assert seen["checked"] == {fmt: "ok" for fmt in ("swiss", "double_elimination",
                                                      "round_robin", "scored")}, seen["checked"]

@@ -167,15 +167,20 @@ async function blokus(module, header, position, c, full) {
     if (!p.sent.length) await p.click(cell);
     c.expect(p.sent.length === 1 && p.sent[0] === code, `second tap sent ${p.sent} for ${code}`);
   }
-  if (sample.length) {
-    const [code, way] = sample[0];
+  // A fresh page with a found way's piece chosen and oriented as the tray's walk found it, by
+  // the buttons (flipped first, then the turns); with the way's cell on its board.
+  const oriented = async (way) => {
     const p = mount(module, header, position);
     await p.click(p.target.querySelector(`button[data-piece="${way.piece}"]`));
     if (way.flips) await p.click(p.target.querySelector("button[data-action=flip]"));
     for (let i = 0; i < way.turns; i += 1) {
       await p.click(p.target.querySelector("button[data-action=rotate]"));
     }
-    const at = p.target.querySelector(`.play-board .cell[data-row="${way.r}"][data-col="${way.col}"]`);
+    return [p, p.target.querySelector(`.play-board .cell[data-row="${way.r}"][data-col="${way.col}"]`)];
+  };
+  if (sample.length) {
+    const [code, way] = sample[0];
+    const [p, at] = await oriented(way);
     // Held there by the arrow keys from the start square, then Enter.
     const start = header.assets.start_squares[position.seat];
     const [r0, c0] = [start.y, start.x];
@@ -191,13 +196,7 @@ async function blokus(module, header, position, c, full) {
     c.expect(p.sent.length === 1 && p.sent[0] === code, `Enter sent ${p.sent} for ${code}`);
   }
   if (illegal) {
-    const p = mount(module, header, position);
-    await p.click(p.target.querySelector(`button[data-piece="${illegal.piece}"]`));
-    if (illegal.flips) await p.click(p.target.querySelector("button[data-action=flip]"));
-    for (let i = 0; i < illegal.turns; i += 1) {
-      await p.click(p.target.querySelector("button[data-action=rotate]"));
-    }
-    const cell = p.target.querySelector(`.play-board .cell[data-row="${illegal.r}"][data-col="${illegal.col}"]`);
+    const [p, cell] = await oriented(illegal);
     await p.click(cell);
     await p.click(cell);
     await p.press("Enter");
