@@ -34,14 +34,8 @@ from typing import Any
 
 import requests
 
-from benchmarks.play_league import (
-    PASSWORD,
-    ROOT,
-    PlayLeague,
-    free_port,
-    league_env,
-    league_processes,
-)
+from benchmarks import play_league
+from benchmarks.play_league import PlayLeague
 
 SETTINGS = {
     "LEAGUE_PLAY_GAMES_RATE": "100000/hour", "API_THROTTLE_PLAY": "100000/min",
@@ -180,7 +174,7 @@ def setup() -> None:
     from league.ladders.models import Ladder
 
     ladders_install(Ladder)
-    User.objects.create_user("bench", password=PASSWORD)
+    User.objects.create_user("bench", password=play_league.PASSWORD)
 
 
 def scratch_database() -> str:
@@ -209,7 +203,7 @@ def run_setup(kind: str, args: argparse.Namespace, base: Path) -> dict[str, Any]
     data.mkdir(parents=True)
     database = None if kind == "embedded" else scratch_database()
     redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
-    env = league_env(database, data, SETTINGS, redis_url=redis_url)
+    env = play_league.league_env(database, data, SETTINGS, redis_url=redis_url)
     try:
         if database is not None:
             import redis
@@ -217,11 +211,11 @@ def run_setup(kind: str, args: argparse.Namespace, base: Path) -> dict[str, Any]
             redis.Redis.from_url(redis_url).flushdb()
         for step in (["manage.py", "migrate", "-v", "0"],
                      ["-m", "benchmarks.play_latency", "setup"]):
-            subprocess.run([sys.executable, *step], cwd=ROOT, env=env, check=True,
+            subprocess.run([sys.executable, *step], cwd=play_league.ROOT, env=env, check=True,
                            timeout=600)
-        port = args.port or free_port()
-        with league_processes(env, base / f"{kind}-logs", port=port, play_slots=2) as (web,
-                                                                                      play):
+        port = args.port or play_league.free_port()
+        logs = base / f"{kind}-logs"
+        with play_league.league_processes(env, logs, port=port, play_slots=2) as (web, play):
             league = PlayLeague(url=f"http://127.0.0.1:{port}", env=env, web=web, play=play,
                                 cast={}, embedded=database is None)
             latencies = league_latencies(league, args.game, args.opponent, args.moves,

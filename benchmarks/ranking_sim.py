@@ -27,7 +27,14 @@ from typing import Protocol
 
 from openskill.models import PlackettLuce, ThurstoneMostellerFull
 
-from league.ladders.pairing import PLACEMENT_PAIRINGS, Entry, choose_pairings, kendall_tau, pair_key
+from league.ladders.pairing import (
+    PLACEMENT_PAIRINGS,
+    Entry,
+    choose_pairings,
+    kendall_tau,
+    pair_key,
+    paired,
+)
 from league.ladders.ratings import Skill, new_version_skill, rate_match
 
 Pairing = tuple[int, int]
@@ -256,11 +263,7 @@ def choose_nearby_pairings(entries: Sequence[Entry], count: int, rng: random.Ran
         near = [e for i, e in enumerate(board) if e is not player and abs(i - rank) <= window]
         opponent = rng.choices(near, weights=[1 / (1 + met[pair_key(player.key, e.key)]) ** 2
                                               for e in near])[0]
-        for e in (player, opponent):
-            e.recent += 2
-            e.placed += 1
-        met[pair_key(player.key, opponent.key)] += 1
-        pairings.append((player.key, opponent.key))
+        pairings.append(paired(player, opponent, met))
     return pairings
 
 

@@ -21,14 +21,7 @@ from django.utils import timezone
 from league.bots.models import BotVersion
 from league.ladders.boards import Board, board_known, board_read, seats_read
 from league.ladders.lifecycle import OPEN, OWN_SHARE_KINDS, remade_if_lost
-from league.ladders.models import (
-    Ladder,
-    LadderKind,
-    Match,
-    MatchKind,
-    MatchStatus,
-    Participant,
-)
+from league.ladders.models import Ladder, LadderKind, Match, MatchKind, MatchStatus
 from league.ladders.pairing import choose_pairings, choose_seed_runs
 from league.ladders.selectors import least_played
 from league.ladders.services import matches_create, new_seed
@@ -150,6 +143,16 @@ def _fill_rated(ladder: Ladder, board: Board, pairings: int, playing: Counter[in
     return len(matches_create(ladder=ladder, kind=MatchKind.LADDER, games=games))
 
 
+PLAYED_SEEDS_SQL = """
+SELECT p.version_id, m.seed FROM ladders_participant p JOIN ladders_match m ON m.id = p.match_id
+WHERE p.version_id IN ({{versions}}) AND m.ladder_id = %s AND m.kind IN ('{ladder}', '{validation}')
+  AND m.status IN ({played})
+""".format(ladder=MatchKind.LADDER, validation=MatchKind.VALIDATION,
+           played=", ".join(f"'{status}'" for status in (*OPEN, MatchStatus.FINISHED)))
+"""The seeds each of the chosen versions has played or is playing on a scored ladder (its
+ladder and validation matches): from each version's participations (an index)."""
+
+
 def _fill_scored(ladder: Ladder, room: int, playing: Counter[int]) -> int:
     """A version that has played or is playing every seed (its standing's games and its
     open runs, ``playing``, say so) costs nothing; of those owing seeds, only the ``room``
@@ -163,12 +166,11 @@ def _fill_scored(ladder: Ladder, room: int, playing: Counter[int]) -> int:
         return 0
     chosen = [pk for _, pk in owing[:room]]
     played: dict[int, set[int]] = {pk: set() for pk in chosen}
-    for version_id, seed in Participant.objects.filter(
-            version_id__in=chosen, match__ladder=ladder,
-            match__kind__in=[MatchKind.LADDER, MatchKind.VALIDATION],
-            match__status__in=[*OPEN, MatchStatus.FINISHED]).values_list(
-            "version_id", "match__seed"):
-        played[version_id].add(seed)
+    with connection.cursor() as cursor:
+        cursor.execute(PLAYED_SEEDS_SQL.format(versions=", ".join(["%s"] * len(chosen))),
+                       [*chosen, ladder.pk])
+        for version_id, seed in cursor.fetchall():
+            played[version_id].add(seed)
     runs = choose_seed_runs(played, ladder.seeds, room)
     return len(matches_create(ladder=ladder, kind=MatchKind.LADDER, games=[
         (seed, [BotVersion(pk=version_id)]) for version_id, seed in runs]))

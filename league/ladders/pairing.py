@@ -95,12 +95,18 @@ def choose_pairings(entries: Sequence[Entry], count: int, rng: random.Random,
         else:
             board = board if isinstance(board, list) else list(board)  # every entry, now
             player, opponent = _uncertain_pair(board, met, rng)
-        for e in (player, opponent):
-            e.recent += 2
-            e.placed += 1
-        met[pair_key(player.key, opponent.key)] += 1
-        pairings.append((player.key, opponent.key))
+        pairings.append(paired(player, opponent, met))
     return pairings
+
+
+def paired(player: Entry, opponent: Entry, met: Counter) -> tuple[Hashable, Hashable]:
+    """A pairing made: two matches more for each (seats swapped), a placement pairing more,
+    and a recent meeting more for the pair (in ``met``); the pair's keys."""
+    for e in (player, opponent):
+        e.recent += 2
+        e.placed += 1
+    met[pair_key(player.key, opponent.key)] += 1
+    return player.key, opponent.key
 
 
 def _placement_opponent(player: Entry, board: Sequence[Entry], at: int, met: Counter,
@@ -209,4 +215,4 @@ def kendall_tau(order: Sequence[Hashable], truth: Sequence[Hashable]) -> float:
     return (2 * concordant - pairs) / pairs if pairs else 1.0
 
 
-__all__ = ["Entry", "choose_pairings", "choose_seed_runs", "kendall_tau"]
+__all__ = ["Entry", "choose_pairings", "choose_seed_runs", "kendall_tau", "paired"]
