@@ -72,7 +72,6 @@ class Migration(migrations.Migration):
             ],
             options={
                 'verbose_name_plural': 'matches',
-                'indexes': [models.Index(fields=['ladder', 'status'], name='ladders_mat_ladder__9aee2f_idx'), models.Index(fields=['ladder', 'kind', '-id'], name='match_ladder_kind_id'), models.Index(fields=['created_at'], name='match_created'), models.Index(fields=['status', 'heartbeat_at'], name='ladders_mat_status_d9ae40_idx'), models.Index(fields=['-finished_at'], name='ladders_mat_finishe_b5dd0d_idx'), models.Index(fields=['ladder', '-finished_at'], name='match_ladder_finished'), models.Index(condition=models.Q(('status__in', ['queued', 'running'])), fields=['status', 'ladder'], name='match_open')],
             },
         ),
         migrations.CreateModel(
@@ -99,8 +98,6 @@ class Migration(migrations.Migration):
             ],
             options={
                 'ordering': ['match', 'seat'],
-                'indexes': [models.Index(fields=['version', 'match', 'id'], name='participant_version_match')],
-                'constraints': [models.UniqueConstraint(fields=('match', 'seat'), name='one_participant_per_seat')],
             },
         ),
         migrations.CreateModel(
@@ -130,10 +127,6 @@ class Migration(migrations.Migration):
                 ('recent', models.FloatField(default=0.0)),
                 ('recent_at', models.DateTimeField(blank=True, null=True)),
             ],
-            options={
-                'indexes': [models.Index(models.F('ladder'), models.OrderBy(django.db.models.expressions.CombinedExpression(models.F('mu'), '-', django.db.models.expressions.CombinedExpression(models.Value(3), '*', models.F('sigma'))), descending=True), models.F('id'), name='standing_board_rated'), models.Index(models.F('ladder'), models.OrderBy(models.Case(models.When(games__gt=0, then=django.db.models.expressions.CombinedExpression(models.F('score_sum'), '/', models.F('games'))), default=models.Value(-1e+300)), descending=True), models.F('id'), name='standing_board_scored'), models.Index(fields=['ladder', 'updated_at'], name='standing_ladder_updated'), models.Index(fields=['ladder', 'games'], name='standing_ladder_games')],
-                'constraints': [models.UniqueConstraint(fields=('ladder', 'version'), name='one_standing_per_version')],
-            },
         ),
         migrations.CreateModel(
             name='LiveMove',
@@ -147,9 +140,6 @@ class Migration(migrations.Migration):
                 ('played_at', models.DateTimeField()),
                 ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='live_moves', to='ladders.match')),
             ],
-            options={
-                'constraints': [models.UniqueConstraint(fields=('match', 'attempt', 'number'), name='one_live_move_per_number')],
-            },
         ),
         migrations.CreateModel(
             name='Exhibition',
@@ -166,9 +156,70 @@ class Migration(migrations.Migration):
                 ('created_at', models.DateTimeField(auto_now_add=True)),
                 ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='exhibitions', to=settings.AUTH_USER_MODEL)),
             ],
-            options={
-                'indexes': [models.Index(fields=['user', '-created_at'], name='exhibition_user')],
-            },
+        ),
+        migrations.AddIndex(
+            model_name='match',
+            index=models.Index(fields=['ladder', 'status'], name='ladders_mat_ladder__9aee2f_idx'),
+        ),
+        migrations.AddIndex(
+            model_name='match',
+            index=models.Index(fields=['ladder', 'kind', '-id'], name='match_ladder_kind_id'),
+        ),
+        migrations.AddIndex(
+            model_name='match',
+            index=models.Index(fields=['created_at'], name='match_created'),
+        ),
+        migrations.AddIndex(
+            model_name='match',
+            index=models.Index(fields=['status', 'heartbeat_at'], name='ladders_mat_status_d9ae40_idx'),
+        ),
+        migrations.AddIndex(
+            model_name='match',
+            index=models.Index(fields=['-finished_at'], name='ladders_mat_finishe_b5dd0d_idx'),
+        ),
+        migrations.AddIndex(
+            model_name='match',
+            index=models.Index(fields=['ladder', '-finished_at'], name='match_ladder_finished'),
+        ),
+        migrations.AddIndex(
+            model_name='match',
+            index=models.Index(condition=models.Q(('status__in', ['queued', 'running'])), fields=['status', 'ladder'], name='match_open'),
+        ),
+        migrations.AddConstraint(
+            model_name='livemove',
+            constraint=models.UniqueConstraint(fields=('match', 'attempt', 'number'), name='one_live_move_per_number'),
+        ),
+        migrations.AddIndex(
+            model_name='participant',
+            index=models.Index(fields=['version', 'match', 'id'], name='participant_version_match'),
+        ),
+        migrations.AddConstraint(
+            model_name='participant',
+            constraint=models.UniqueConstraint(fields=('match', 'seat'), name='one_participant_per_seat'),
+        ),
+        migrations.AddIndex(
+            model_name='standing',
+            index=models.Index(models.F('ladder'), models.OrderBy(django.db.models.expressions.CombinedExpression(models.F('mu'), '-', django.db.models.expressions.CombinedExpression(models.Value(3), '*', models.F('sigma'))), descending=True), models.F('id'), name='standing_board_rated'),
+        ),
+        migrations.AddIndex(
+            model_name='standing',
+            index=models.Index(models.F('ladder'), models.OrderBy(models.Case(models.When(games__gt=0, then=django.db.models.expressions.CombinedExpression(models.F('score_sum'), '/', models.F('games'))), default=models.Value(-1e+300)), descending=True), models.F('id'), name='standing_board_scored'),
+        ),
+        migrations.AddIndex(
+            model_name='standing',
+            index=models.Index(fields=['ladder', 'updated_at'], name='standing_ladder_updated'),
+        ),
+        migrations.AddIndex(
+            model_name='standing',
+            index=models.Index(fields=['ladder', 'games'], name='standing_ladder_games'),
+        ),
+        migrations.AddConstraint(
+            model_name='standing',
+            constraint=models.UniqueConstraint(fields=('ladder', 'version'), name='one_standing_per_version'),
+        ),
+        migrations.AddIndex(
+            model_name='exhibition',
+            index=models.Index(fields=['user', '-created_at'], name='exhibition_user'),
         ),
         migrations.RunPython(install, migrations.RunPython.noop),
     ]
