@@ -108,11 +108,18 @@ def directly(ladder, games_played: list[tuple]) -> float:
     for _, seats in games_played:
         for v in seats:
             specs.setdefault(v.pk, BotSpec(str(version_folder(v)), label=str(v)))
+    times = []
     start = time.perf_counter()
     for seed, (a, b) in games_played:
+        began = time.perf_counter()
         run_match(ladder.game, [specs[a.pk], specs[b.pk]], options=ladder.options, seed=seed,
                   limits=ladder.sandbox_limits, backend=ladder.backend)
+        times.append(time.perf_counter() - began)
+    DIRECT_GAMES.append(times)
     return time.perf_counter() - start
+
+
+DIRECT_GAMES: list[list[float]] = []
 
 
 def main() -> None:
@@ -152,6 +159,7 @@ def main() -> None:
         ladder = Ladder.objects.get(game="stones")
         report(args, ladder, versions)
         bell_cost(data / "ticks.log")
+        worker_cost(data)
     finally:
         for process in (worker, ticks):
             os.killpg(process.pid, signal.SIGKILL)
@@ -199,6 +207,21 @@ def bell_cost(log: Path) -> None:
         print(f"the bell, on the ticks worker: {len(seconds)} games, median "
               f"{statistics.median(seconds) * 1000:.0f} ms, 90th percentile "
               f"{seconds[int(0.9 * (len(seconds) - 1))] * 1000:.0f} ms a game")
+
+
+def worker_cost(data: Path) -> None:
+    """Where a game's time goes in the match worker, from its per-match log lines: the game
+    as the referee timed it, and the rest of the task (claim, unpacking, the threads, the
+    write), against a game played directly (``DIRECT_GAMES``)."""
+    text = "\n".join(log.read_text(errors="replace") for log in data.rglob("*.log"))
+    rows = [(float(total), float(playing)) for total, playing in re.findall(
+        r"match \d+ attempt \d+: (\d+) ms in all: (\d+) ms playing", text)]
+    games = [g for run in DIRECT_GAMES for g in run]
+    if rows and games:
+        print(f"a game in the worker (median of {len(rows)}): "
+              f"{statistics.median(p for _, p in rows):.0f} ms playing, "
+              f"{statistics.median(t - p for t, p in rows):.0f} ms more in its task; "
+              f"directly: {statistics.median(games) * 1000:.0f} ms a game")
 
 
 if __name__ == "__main__":
