@@ -159,14 +159,10 @@ def matches_send(*, match_ids: Iterable[int], queue: str) -> None:
     """Send each match's task on ``queue``, for matches already stamped ``enqueued_at`` (new
     ones are stamped as they are made, in the transaction that makes them: a fill then
     commits once, and a message lost after its commit is resent by the reaper as any other).
-    On Redis, in one round trip (kombu's batch, a pipeline): a third of a fill's sending."""
-    ids = list(match_ids)
-    if not ids:
-        return
-    # the league's app by name: Celery's current_app is per thread, and a thread that never
-    # set it would fall back to a default app with another broker
-    with celery_app.producer_or_acquire() as producer, producer.batch():
-        for match_id in ids:
-            celery_app.send_task(RUN_MATCH_TASK, (match_id,), queue=queue, producer=producer)
-    for match_id in ids:
+    One message at a time: Celery's own publish reconnects to a broker that restarted (a
+    kombu batch, one round trip for them all, does not retry its flush)."""
+    for match_id in match_ids:
+        # the league's app by name: Celery's current_app is per thread, and a thread that
+        # never set it would fall back to a default app with another broker
+        celery_app.send_task(RUN_MATCH_TASK, (match_id,), queue=queue)
         log.info("match %s: enqueued", match_id, extra=match_fields(match_id))
