@@ -124,18 +124,22 @@ def sigkill_mid_match(dep: League, comes_back: Callable[[str], None] | None = No
                          f"result = Match.objects.get(pk={ids[0]}).claimed_by.split(':')[0]")
         victim = next(c for c in dep.containers(dep.worker) if c.startswith(host))
         docker("kill", "--signal", "KILL", victim)  # the worker and its pool: no goodbye
-        killed = dep.shell(f"from league.ladders.models import Match\n"
-                           f"result = list(Match.objects.filter(status='running', "
-                           f"claimed_by__startswith={host + ':'!r}).values_list('pk', flat=True))")
-        if dep.sandbox == "bwrap":
-            # Its bots lived in its container and died with it: nothing of theirs is left
-            # running on the host (their cgroups go with the next use of their slots).
-            wait(lambda: not slot_processes(), 10, "the killed worker's bots gone",
-                 lambda: str(slot_processes()))
-        if comes_back is None:
-            docker("start", victim)  # the machine comes back
-        else:
-            comes_back(victim)
+        try:
+            killed = dep.shell(
+                f"from league.ladders.models import Match\n"
+                f"result = list(Match.objects.filter(status='running', "
+                f"claimed_by__startswith={host + ':'!r}).values_list('pk', flat=True))")
+            if dep.sandbox == "bwrap":
+                # Its bots lived in its container and died with it: nothing of theirs is left
+                # running on the host (their cgroups go with the next use of their slots).
+                # 30 s: a slow machine's kernel takes its time over a container's processes.
+                wait(lambda: not slot_processes(), 30, "the killed worker's bots gone",
+                     lambda: str(slot_processes()))
+        finally:  # whatever the checks say, the machine comes back for the tests after
+            if comes_back is None:
+                docker("start", victim)
+            else:
+                comes_back(victim)
         if killed:
             return ids, killed
     raise AssertionError("no match was running on the killed worker")
