@@ -261,6 +261,12 @@ class CgroupManager:
         if "pids" in group.dirs:
             _write(group.dirs["pids"] / "pids.max", str(pids))
 
+    def remove_named(self, name: str) -> None:
+        """Kill what is in the bot cgroup ``name`` and remove it (thawing it if frozen)."""
+        dirs = {c: root / name for c, root in self.roots.items() if (root / name).exists()}
+        if dirs:
+            Cgroup(self.version, dirs).remove()
+
     def leftovers(self) -> list[Path]:
         """Bot cgroups that still exist (tests check that none are left behind)."""
         return sorted(p for root in self.roots.values() if root.exists()

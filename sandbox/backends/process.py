@@ -25,6 +25,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 
 from sandbox import seccomp
 from sandbox.backends.base import Backend, ExitInfo, LaunchSpec, RunningBot
@@ -34,7 +35,7 @@ from sandbox.errors import BackendFault, BackendUnavailable
 from sandbox.languages import SANDBOXED
 from sandbox.pausing import Pauser
 from sandbox.runtime import SANDBOX_BOT, SANDBOX_BUILD, SANDBOX_LIB, python_interpreter
-from sandbox.slots import Slot, acquire_slot
+from sandbox.slots import Slot, acquire_slot, try_slot
 
 ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
              "/etc/localtime", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf")
@@ -42,6 +43,7 @@ SYSTEM_DIRS = ("/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32")
 BOT_ENV = {"HOME": "/tmp", "TMPDIR": "/tmp", "PATH": "/usr/local/bin:/usr/bin:/bin",
            "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
 _COUNTER = itertools.count()
+SWEEP_EVERY = 60.0
 log = logging.getLogger(__name__)
 
 
@@ -183,6 +185,33 @@ class ProcessBackend(Backend):
             raise BackendUnavailable("setpriv (util-linux) is needed to drop to a bot uid")
         if self.isolation == "bwrap":
             self._check_bwrap()
+        self._next_sweep = 0.0  # monotonic time of the next sweep_stranded (0: at the first bot)
+
+    def sweep_stranded(self) -> list[str]:
+        """Remove the cgroup of every slot nobody holds, with what is left in it.
+
+        A worker killed outright takes its bots with it, except one frozen at that moment
+        (a forking bot paused, or any bot mid-kill): a cgroup v1 freezer keeps a frozen task
+        even from SIGKILL until it is thawed, so it would sit there holding its memory until
+        its slot was taken again, which for a high slot may be never. Removing a cgroup thaws
+        what it kills. Every backend does this at its first bot and then every
+        ``SWEEP_EVERY`` seconds, so a worker that comes back, or one that lives beside the
+        one that died, cleans up. Returns the names removed.
+        """
+        removed = []
+        for name in sorted({path.name for path in self.cgroups.leftovers()}):
+            index = name.removeprefix("slot-")
+            slot = try_slot(int(index)) if name.startswith("slot-") and index.isdigit() else None
+            if slot is None:
+                continue  # a live referee's bot, or not a slot's cgroup
+            try:
+                self.cgroups.remove_named(name)
+                removed.append(name)
+            except OSError as error:
+                log.warning("could not remove the stranded cgroup %s: %s", name, error)
+            finally:
+                slot.release()
+        return removed
 
     def _check_bwrap(self) -> None:
         """Build one empty sandbox, as a bot's would be built, before any bot needs one.
@@ -219,6 +248,9 @@ class ProcessBackend(Backend):
 
     # -- launching ------------------------------------------------------------------------
     def launch(self, spec: LaunchSpec) -> RunningBot:
+        if self.root and self.cgroups.available and time.monotonic() >= self._next_sweep:
+            self._next_sweep = time.monotonic() + SWEEP_EVERY
+            self.sweep_stranded()
         slot = acquire_slot() if self.root else None
         cgroup = None
         try:

@@ -192,6 +192,51 @@ def test_a_killed_referee_in_a_pid_namespace_is_swept_too(sleeper):
     assert_worker_clean()
 
 
+def test_a_frozen_bot_of_a_killed_worker_is_thawed_and_killed_by_the_next_backend():
+    """cgroup v1 holds a frozen task even from SIGKILL: the bot a SIGKILLed worker had frozen
+    outlives it in its slot's cgroup. A process backend sweeps the cgroups of free slots at its
+    first bot (and each minute); one whose slot is held is a live referee's and stays."""
+    from sandbox.backends.process import ProcessBackend
+    from sandbox.cgroups import CgroupManager
+    from sandbox.slots import try_slot
+
+    backend_or_skip("process")
+    manager = CgroupManager()
+    if os.geteuid() != 0 or not manager.available:
+        pytest.skip("bot cgroups need root and a memory/pids hierarchy")
+    free, held = SLOT_COUNT - 1, SLOT_COUNT - 2
+    holder = try_slot(held)
+    assert holder is not None
+    groups, sleepers = [], []
+    try:
+        for index in (free, held):
+            group = manager.create(f"slot-{index}", 64 << 20, 16)
+            sleeper = subprocess.Popen(["sleep", "600"])
+            for procs in group.procs_files:
+                Path(procs).write_text(str(sleeper.pid))
+            group.freeze()
+            sleeper.kill()  # as the kernel does to a dead container's processes
+            groups.append(group)
+            sleepers.append(sleeper)
+        time.sleep(0.2)
+        if manager.version == 1:  # v2's freezer lets SIGKILL through: nothing to strand there
+            assert all(s.poll() is None for s in sleepers), "a frozen task ignores SIGKILL"
+        backend = ProcessBackend()
+        record = play([str(BOTS / "first.py"), "builtin:random"], backend)
+        assert forfeit_of(record) is None
+        assert sleepers[0].wait(timeout=10) == -signal.SIGKILL
+        assert not any((root / f"slot-{free}").exists() for root in manager.roots.values())
+        assert sleepers[1].poll() is None  # its slot is held: not ours to touch
+        assert all((root / f"slot-{held}").exists() for root in manager.roots.values())
+    finally:
+        for group in groups:
+            with contextlib.suppress(OSError):
+                group.remove()
+        holder.release()
+        for sleeper in sleepers:
+            sleeper.wait(timeout=10)
+
+
 @pytest.mark.docker
 def test_a_new_docker_backend_sweeps_containers_of_free_slots():
     """Containers a killed referee left in a slot nobody takes again are removed at start."""
