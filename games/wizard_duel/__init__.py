@@ -40,19 +40,7 @@ Decisions this engine takes where the sheet is silent:
 - ``legal_moves`` lists every legal move (at most about 260 strings).
 """
 
-from games.wizard_duel.actions import (
-    ELEMENTS,
-    Action,
-    Cast,
-    Direction,
-    Gather,
-    Look,
-    Move,
-    Place,
-    Spell,
-)
 from games.wizard_duel.game import WizardDuel
 from games.wizard_duel.state import CAPACITY, WizardDuelState
 
-__all__ = ["CAPACITY", "ELEMENTS", "Action", "Cast", "Direction", "Gather", "Look", "Move",
-           "Place", "Spell", "WizardDuel", "WizardDuelState"]
+__all__ = ["CAPACITY", "WizardDuel", "WizardDuelState"]

@@ -12,12 +12,7 @@ import pytest
 
 from benchmarks.deployment import Deployment
 from tests.compose.conftest import deployed
-from tests.compose.scenarios import (
-    broken_worker_fails_matches,
-    killed_worker_loses_and_doubles_nothing,
-    probe_stays_confined,
-    steady_players,
-)
+from tests.compose import scenarios
 
 pytestmark = [pytest.mark.compose, pytest.mark.slow]
 
@@ -30,12 +25,12 @@ def engine() -> Iterator[Deployment]:
 
 @pytest.fixture(scope="module")
 def players(engine: Deployment) -> list[dict[str, Any]]:
-    return steady_players(engine)
+    return scenarios.steady_players(engine)
 
 
 def test_bots_in_engine_containers_play_rated_matches_and_stay_confined(
         engine: Deployment) -> None:
-    probe_stays_confined(engine)
+    scenarios.probe_stays_confined(engine)
     staff = engine.token("sam", staff=True)
     status = engine.get("/ops/status.json", token=staff)
     assert [w["backend"] for w in status["workers"]] == ["docker"]
@@ -43,11 +38,11 @@ def test_bots_in_engine_containers_play_rated_matches_and_stay_confined(
 
 def test_an_engine_worker_sigkilled_mid_match_loses_and_doubles_nothing(
         engine: Deployment, players: list[dict[str, Any]]) -> None:
-    killed_worker_loses_and_doubles_nothing(engine)
+    scenarios.killed_worker_loses_and_doubles_nothing(engine)
 
 
 def test_an_engine_out_of_reach_fails_matches_with_the_reason_not_a_loss(
         engine: Deployment, players: list[dict[str, Any]]) -> None:
-    broken_worker_fails_matches(
+    scenarios.broken_worker_fails_matches(
         engine, players, ["-e", "DOCKER_HOST=unix:///nonexistent/docker.sock", engine.worker],
         says="BackendUnavailable")

@@ -8,7 +8,7 @@ import pytest
 
 from games.errors import IllegalMoveError, MalformedMoveError
 from games.rng import Rng
-from games.wizard_duel import Action, Cast, Direction, Gather, Look, Move, Place, Spell
+from games.wizard_duel.actions import Action, Cast, Direction, Gather, Look, Move, Place, Spell
 from tests.games.wizard_support import fingerprint, give, new, placed, set_cell
 
 

@@ -45,16 +45,20 @@ ROUND_ROBIN_ORDER = (TieBreak.SONNEBORN_BERGER, TieBreak.GAME_POINTS, TieBreak.S
 
 @dataclass
 class Tally:
-    """One entry's record, summed over its finished series."""
+    """One entry's record over its finished series: what was played; the rest follows."""
 
-    points: float = 0.0
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    byes: int = 0
-    game_points: float = 0.0
     opponents: list[tuple[EntryId, float]] = field(default_factory=list)
     """Each opponent played, with the series points scored against it (in order played)."""
+    byes: int = 0
+    game_points: float = 0.0
+
+    @property
+    def points(self) -> float:
+        return sum(scored for _, scored in self.opponents) + self.byes  # a bye is a win
+
+    def count(self, scored: float) -> int:
+        """Series won (1), drawn (0.5) or lost (0)."""
+        return sum(s == scored for _, s in self.opponents)
 
 
 def tally(entries: Sequence[Entry], results: Iterable[SeriesResult]) -> dict[EntryId, Tally]:
@@ -66,20 +70,12 @@ def tally(entries: Sequence[Entry], results: Iterable[SeriesResult]) -> dict[Ent
             if entry not in tallies:
                 raise FormatError(f"series {r.key}: entry {entry} is not in the tournament")
             t = tallies[entry]
-            points = r.points(entry)
-            t.points += points
             t.game_points += r.game_points(entry)
             opponent = r.opponent(entry)
             if opponent is None:
                 t.byes += 1
             else:
-                t.opponents.append((opponent, points))
-                if r.winner is None:
-                    t.draws += 1
-                elif r.winner == entry:
-                    t.wins += 1
-                else:
-                    t.losses += 1
+                t.opponents.append((opponent, r.points(entry)))
     return tallies
 
 
@@ -100,8 +96,8 @@ def standings(entries: Sequence[Entry], results: Iterable[SeriesResult],
     for e in entries:
         t = tallies[e.id]
         rows.append(Standing(
-            entry=e.id, rank=0, points=t.points, wins=t.wins, draws=t.draws, losses=t.losses,
-            byes=t.byes, game_points=t.game_points, played=len(t.opponents),
+            entry=e.id, rank=0, points=t.points, wins=t.count(1.0), draws=t.count(0.5),
+            losses=t.count(0.0), byes=t.byes, game_points=t.game_points, played=len(t.opponents),
             buchholz=(buchholz(e.id, tallies) if TieBreak.BUCHHOLZ in order else None),
             sonneborn_berger=(sonneborn_berger(e.id, tallies)
                               if TieBreak.SONNEBORN_BERGER in order else None)))
