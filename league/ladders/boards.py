@@ -101,6 +101,8 @@ LEFT JOIN ladders_participant p ON p.match_id = m.id
 """The seats of the ladder's latest ladder matches (recent meetings), the newest among them."""
 NONE = 2**62
 """An ``after`` that no match id reaches."""
+NOVICE_GAMES = 2 * PLACEMENT_PAIRINGS
+"""Games below which a player is still placing (a pairing is two games)."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,9 @@ class Board:
     met: tuple[tuple[int, frozenset[int] | None], ...]
     """The latest ``MET_WINDOW`` ladder matches, oldest first: (id, its pair if it has one)."""
     read_at: float
+    novices: frozenset[int] = frozenset()
+    """The players with fewer games than a placement's (``NOVICE_GAMES``): the few a fill
+    looks for among thousands, kept as the board is brought up to date."""
     loaded_at: float = field(default_factory=time.monotonic)
 
     def ranked(self) -> list[Player]:
@@ -172,7 +177,8 @@ class Board:
         """The board as pairing sees it (``pairing.Entry``), in board order, with each
         player's open matches (``playing``) counted in and its recent count decayed to
         ``now``; an entry is made when pairing first looks at it."""
-        return BoardEntries(self.order, playing, now)
+        return BoardEntries(self.order, playing, now, [
+            self.players[v].place for v in self.novices])
 
     def recent_meetings(self) -> dict[frozenset[int], int]:
         met: dict[frozenset[int], int] = {}
@@ -190,8 +196,9 @@ class BoardEntries(Sequence[Entry]):
     players still placing sit, from the players' tuples alone."""
 
     def __init__(self, order: Sequence[tuple[float, int, Player]], playing: Mapping[int, int],
-                 now: float) -> None:
+                 now: float, novices: Iterable[tuple[float, int, Player]] | None = None) -> None:
         self._order, self._playing, self._now = order, playing, now
+        self._novices = novices
         self._made: dict[int, Entry] = {}
 
     def __len__(self) -> int:
@@ -227,11 +234,18 @@ class BoardEntries(Sequence[Entry]):
     def placing(self) -> list[tuple[int, int]]:
         """Where on the board the entries still placing sit (fewer than
         ``pairing.PLACEMENT_PAIRINGS`` pairings of two games, finished or open), each with its
-        entry's ``placed``: read from the players' tuples, no entry made."""
-        below, busy = 2 * PLACEMENT_PAIRINGS, self._playing.get
+        entry's ``placed``, in board order: read from the players' tuples, no entry made; from
+        the board's novices when it knows them (a search each), else from every player."""
+        busy = self._playing.get
+        if self._novices is None:
+            places = enumerate(self._order)
+        else:
+            order = self._order
+            places = sorted((bisect.bisect_left(order, place), place)
+                            for place in self._novices)
         return [(i, (games + busy(version, 0)) // 2)
-                for i, (_, _, (version, _, _, games, _, _)) in enumerate(self._order)
-                if games < below and games + busy(version, 0) < below]
+                for i, (_, _, (version, _, _, games, _, _)) in places
+                if games + busy(version, 0) < NOVICE_GAMES]
 
 
 _kept: dict[int, Board] = {}
@@ -344,7 +358,8 @@ def _load(ladder: Ladder, seats: Sequence[Seat]) -> Board:
                  order=sorted(p.place for p in players),
                  members=members, roster=roster, watched=_watched(seats),
                  last_match=max((match for match, _ in met), default=0),
-                 met=tuple(met), read_at=read_at)
+                 met=tuple(met), read_at=read_at,
+                 novices=frozenset(p.version for p in players if p.games < NOVICE_GAMES))
 
 
 def _refresh(ladder: Ladder, seats: Sequence[Seat], known: Board) -> Board:
@@ -369,18 +384,24 @@ def _refresh(ladder: Ladder, seats: Sequence[Seat], known: Board) -> Board:
     again = touched | joined
     players = dict(known.players)
     order = list(known.order)
+    novices = set(known.novices)
     for version in (again | {p.version for p in fresh}) & players.keys():
         old = players.pop(version)
         del order[bisect.bisect_left(order, old.place)]
+        novices.discard(version)
     for player in fresh:
         players[player.version] = player
         bisect.insort(order, player.place)
+        if player.games < NOVICE_GAMES:
+            novices.add(player.version)
     for version in players.keys() - members:  # left the board: retired, disabled, replaced
         del order[bisect.bisect_left(order, players.pop(version).place)]
+        novices.discard(version)
     new = _pairs(made)
     met = (known.met + tuple(new))[-MET_WINDOW:] if new else known.met
     last = max([known.last_match, *(match for match, _ in new)])
     return Board(players=players, order=order, members=members, roster=roster,
                  watched=open_now,
-                 last_match=last, met=met, read_at=read_at, loaded_at=known.loaded_at)
+                 last_match=last, met=met, read_at=read_at, novices=frozenset(novices),
+                 loaded_at=known.loaded_at)
 

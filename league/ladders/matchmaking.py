@@ -43,13 +43,23 @@ SELECT l.id FROM ladders_ladder l WHERE l.id IN ({ids}) AND EXISTS (
 statement for them all, each stopping at its second bot."""
 
 
-def playing_ladders(ladders: Iterable[Ladder]) -> list[Ladder]:
+def owing_look() -> int:
+    """How many of a scored ladder's versions owing seeds are looked up at once: enough for
+    a fill (its room and its open runs' versions, each at most twice the worker slots)."""
+    return 4 * settings.LEAGUE_WORKER_SLOTS + 2
+
+
+Owing = list[tuple[int, int]]
+"""A scored ladder's playing versions that owe seeds, fewest games first: (version, games)."""
+
+
+def playing_ladders(ladders: Iterable[Ladder]) -> dict[Ladder, Owing | None]:
     """Those of ``ladders`` with something to play: a rated one with two bots that play, a
-    scored one with a version owing a seed. The ladders' part of the workers (as many open
-    matches as twice the slots) is divided among these only: counted, an idle ladder's
-    part would go unused, and the competitions would hold more of the queue than the
-    ladders that play (docs/league.md, "The workers' share"). A few indexed look-ups that
-    stop at the first rows, one per ladder."""
+    scored one with a version owing a seed (with those versions, for its fill). The
+    ladders' part of the workers (as many open matches as twice the slots) is divided among
+    these only: counted, an idle ladder's part would go unused, and the competitions would
+    hold more of the queue than the ladders that play (docs/league.md, "The workers'
+    share"). One statement for the rated ladders, one indexed look-up a scored one."""
     ladders = list(ladders)
     rated = [ladder.pk for ladder in ladders if ladder.kind == LadderKind.RATED]
     two_bots = set()
@@ -57,9 +67,14 @@ def playing_ladders(ladders: Iterable[Ladder]) -> list[Ladder]:
         with connection.cursor() as cursor:
             cursor.execute(RATED_PLAYING_SQL.format(ids=", ".join(["%s"] * len(rated))), rated)
             two_bots = {pk for (pk,) in cursor.fetchall()}
-    return [ladder for ladder in ladders if ladder.pk in two_bots or (
-        ladder.kind == LadderKind.SCORED
-        and least_played(ladder, below=len(ladder.seeds), count=1))]
+    playing: dict[Ladder, Owing | None] = {}
+    for ladder in ladders:
+        if ladder.pk in two_bots:
+            playing[ladder] = None
+        elif ladder.kind == LadderKind.SCORED and (owing := least_played(
+                ladder, below=len(ladder.seeds), count=owing_look())):
+            playing[ladder] = owing
+    return playing
 
 
 def matchmaking_tick(*, rng: random.Random | None = None) -> dict[str, int]:
@@ -77,7 +92,8 @@ def matchmaking_tick(*, rng: random.Random | None = None) -> dict[str, int]:
     for ladder in ladders:
         target = ladder_target(ladder, len(playing))
         # a ladder with nothing to play is not locked: ``playing_ladders`` has just looked
-        made[ladder.slug] = (ladder_fill(ladder=ladder, target=target, rng=rng, owing=True)
+        made[ladder.slug] = (ladder_fill(ladder=ladder, target=target, rng=rng,
+                                         owing=playing[ladder])
                              if ladder in playing and ladder.open_now < target else 0)
     return made
 
@@ -90,17 +106,17 @@ def ladder_refill(*, ladder_id: int, rng: random.Random | None = None) -> int:
     playing = playing_ladders(Ladder.objects.filter(active=True))
     if ladder not in playing:
         return 0
-    return ladder_fill(ladder=ladder, rng=rng or random.Random(), owing=True,
+    return ladder_fill(ladder=ladder, rng=rng or random.Random(), owing=playing[ladder],
                        target=ladder_target(ladder, len(playing)))
 
 
 def ladder_fill(*, ladder: Ladder, target: int, rng: random.Random,
-                owing: bool = False) -> int:
-    """Up to ``target`` open matches on the ladder. ``owing``: the caller has just seen that
-    the ladder has something to play (``playing_ladders``), so a scored one is not asked
-    again whether a version owes a seed before its lock is taken."""
-    if ladder.kind == LadderKind.SCORED and not owing and not least_played(
-            ladder, below=len(ladder.seeds), count=1):
+                owing: Owing | None = None) -> int:
+    """Up to ``target`` open matches on the ladder. ``owing``: on a scored ladder, the
+    versions owing seeds the caller has just read (``playing_ladders``), not read again."""
+    if ladder.kind == LadderKind.SCORED and owing is None:
+        owing = least_played(ladder, below=len(ladder.seeds), count=owing_look())
+    if ladder.kind == LadderKind.SCORED and not owing:
         return 0  # no playing version owes a seed: nothing to lock the ladder for
     with transaction.atomic():
         remade_if_lost(lock_ladder=ladder.pk)
@@ -123,7 +139,7 @@ def ladder_fill(*, ladder: Ladder, target: int, rng: random.Random,
             playing = Counter(s.version for s in open_seats if s.kind == MatchKind.LADDER)
             board = board_read(ladder, seats, known)
             return _fill_rated(ladder, board, math.ceil(room / 2), playing, rng)
-        return _fill_scored(ladder, room, Counter(s.version for s in open_seats))
+        return _fill_scored(ladder, room, Counter(s.version for s in open_seats), owing or [])
 
 
 def _fill_rated(ladder: Ladder, board: Board, pairings: int, playing: Counter[int],
@@ -144,33 +160,40 @@ def _fill_rated(ladder: Ladder, board: Board, pairings: int, playing: Counter[in
 
 
 PLAYED_SEEDS_SQL = """
-SELECT p.version_id, m.seed FROM ladders_participant p JOIN ladders_match m ON m.id = p.match_id
-WHERE p.version_id IN ({{versions}}) AND m.ladder_id = %s AND m.kind IN ('{ladder}', '{validation}')
-  AND m.status IN ({played})
+SELECT b.active_version_id, m.seed FROM bots_bot b
+LEFT JOIN ladders_participant p ON p.version_id = b.active_version_id
+LEFT JOIN ladders_match m ON m.id = p.match_id AND m.ladder_id = %s
+  AND m.kind IN ('{ladder}', '{validation}') AND m.status IN ({played})
+WHERE b.active_version_id IN ({{versions}}) AND NOT b.retired AND NOT b.disabled
 """.format(ladder=MatchKind.LADDER, validation=MatchKind.VALIDATION,
            played=", ".join(f"'{status}'" for status in (*OPEN, MatchStatus.FINISHED)))
 """The seeds each of the chosen versions has played or is playing on a scored ladder (its
-ladder and validation matches): from each version's participations (an index)."""
+ladder and validation matches), from each version's participations (an index); a version
+whose bot no longer plays (retired, disabled, replaced since it was chosen) has no row."""
 
 
-def _fill_scored(ladder: Ladder, room: int, playing: Counter[int]) -> int:
+def _fill_scored(ladder: Ladder, room: int, playing: Counter[int], owing: Owing) -> int:
     """A version that has played or is playing every seed (its standing's games and its
-    open runs, ``playing``, say so) costs nothing; of those owing seeds, only the ``room``
-    that have played fewest have their seeds looked up."""
+    open runs, ``playing``, say so) costs nothing; of those owing seeds (``owing``, read
+    before the ladder's lock: the seeds, read under it, have the last word), only the
+    ``room`` that have played fewest have their seeds looked up."""
     # The ``room`` fewest by games played and playing are among the ``room + len(playing)``
     # fewest by games played alone: no more than len(playing) of those can be playing.
-    owing = sorted((games + playing[pk], pk) for pk, games in least_played(
-        ladder, below=len(ladder.seeds), count=room + len(playing))
-        if games + playing[pk] < len(ladder.seeds))
-    if not owing:
+    if len(owing) >= owing_look() and room + len(playing) > len(owing):
+        owing = least_played(ladder, below=len(ladder.seeds), count=room + len(playing))
+    fewest = sorted((games + playing[pk], pk) for pk, games in owing
+                    if games + playing[pk] < len(ladder.seeds))
+    if not fewest:
         return 0
-    chosen = [pk for _, pk in owing[:room]]
-    played: dict[int, set[int]] = {pk: set() for pk in chosen}
+    chosen = [pk for _, pk in fewest[:room]]
+    played: dict[int, set[int]] = {}
     with connection.cursor() as cursor:
         cursor.execute(PLAYED_SEEDS_SQL.format(versions=", ".join(["%s"] * len(chosen))),
-                       [*chosen, ladder.pk])
+                       [ladder.pk, *chosen])
         for version_id, seed in cursor.fetchall():
-            played[version_id].add(seed)
+            seeds = played.setdefault(version_id, set())
+            if seed is not None:
+                seeds.add(seed)
     runs = choose_seed_runs(played, ladder.seeds, room)
     return len(matches_create(ladder=ladder, kind=MatchKind.LADDER, games=[
         (seed, [BotVersion(pk=version_id)]) for version_id, seed in runs]))

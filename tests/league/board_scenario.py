@@ -36,7 +36,7 @@ def play_records() -> list[MatchRecord]:
 def same_board(kept: Any, fresh: Any) -> list[str]:
     """The fields in which two boards differ (when each was read is not one)."""
     return [name for name in ("players", "order", "members", "roster", "watched",
-                              "last_match", "met")
+                              "last_match", "met", "novices")
             if getattr(kept, name) != getattr(fresh, name)]
 
 

@@ -71,6 +71,23 @@ def test_retired_and_disabled_bots_are_never_scheduled(alice: User) -> None:
     assert {row.bot for row in ladder_board(ladder)} == {"a", "b"}
 
 
+def test_a_scored_fill_makes_no_run_for_a_bot_retired_after_it_was_seen_owing(
+        alice: User) -> None:
+    """The versions owing seeds are read before the ladder's lock (``playing_ladders``); a
+    bot retired or disabled in between gets no run: the seeds, read under it, have the say."""
+    from league.ladders.matchmaking import owing_look, playing_ladders
+
+    ladder = Ladder.objects.get(game="g2048")
+    keep, retired, disabled = (active(alice, name, "g2048") for name in ("k", "r", "d"))
+    owing = playing_ladders([ladder])[ladder]
+    assert {version for version, _ in owing} == {keep.pk, retired.pk, disabled.pk}
+    bot_retire(bot=retired.bot)
+    bot_disable(bot=disabled.bot, reason="cheating")
+    assert ladder_fill(ladder=ladder, target=owing_look(), rng=random.Random(1),
+                       owing=owing) == min(owing_look(), len(ladder.seeds))
+    assert scheduled_versions() == {keep.pk}
+
+
 def test_retiring_or_disabling_cancels_the_bots_queued_matches(alice: User) -> None:
     a, b, c = active(alice, "a"), active(alice, "b"), active(alice, "c")
     ladder = Ladder.objects.get(game="stones")
