@@ -32,7 +32,7 @@ from __future__ import annotations
 import bisect
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import NamedTuple
@@ -177,8 +177,7 @@ class Board:
         """The board as pairing sees it (``pairing.Entry``), in board order, with each
         player's open matches (``playing``) counted in and its recent count decayed to
         ``now``; an entry is made when pairing first looks at it."""
-        return BoardEntries(self.order, playing, now, [
-            self.players[v].place for v in self.novices])
+        return BoardEntries(self.order, playing, now, self.novices, self.players)
 
     def recent_meetings(self) -> dict[frozenset[int], int]:
         met: dict[frozenset[int], int] = {}
@@ -196,9 +195,10 @@ class BoardEntries(Sequence[Entry]):
     players still placing sit, from the players' tuples alone."""
 
     def __init__(self, order: Sequence[tuple[float, int, Player]], playing: Mapping[int, int],
-                 now: float, novices: Iterable[tuple[float, int, Player]] | None = None) -> None:
+                 now: float, novices: Collection[int] | None = None,
+                 players: Mapping[int, Player] | None = None) -> None:
         self._order, self._playing, self._now = order, playing, now
-        self._novices = novices
+        self._novices, self._players = novices, players
         self._made: dict[int, Entry] = {}
 
     def __len__(self) -> int:
@@ -236,16 +236,16 @@ class BoardEntries(Sequence[Entry]):
         ``pairing.PLACEMENT_PAIRINGS`` pairings of two games, finished or open), each with its
         entry's ``placed``, in board order: read from the players' tuples, no entry made; from
         the board's novices when it knows them (a search each), else from every player."""
-        busy = self._playing.get
-        if self._novices is None:
-            places = enumerate(self._order)
+        busy, order, novices = self._playing.get, self._order, self._novices
+        places: Iterable[tuple[int, tuple[float, int, Player]]]
+        if novices is None or self._players is None or len(novices) * 16 > len(order):
+            places = enumerate(order)  # many still placing: one pass beats a search each
         else:
-            order = self._order
             places = sorted((bisect.bisect_left(order, place), place)
-                            for place in self._novices)
+                            for place in (self._players[v].place for v in novices))
         return [(i, (games + busy(version, 0)) // 2)
                 for i, (_, _, (version, _, _, games, _, _)) in places
-                if games + busy(version, 0) < NOVICE_GAMES]
+                if games < NOVICE_GAMES and games + busy(version, 0) < NOVICE_GAMES]
 
 
 _kept: dict[int, Board] = {}

@@ -152,3 +152,24 @@ def test_the_members_are_read_again_only_when_the_games_roster_has_moved(
     ladder_fill(ladder=ladder, target=8, rng=random.Random(1))
     assert asked[-1] is True
     assert boards.board_known(ladder).members == {v.pk for v in versions[1:]}
+
+
+def test_the_novices_kept_find_the_same_placing_players_as_a_pass_over_the_board() -> None:
+    """Few still placing among many: each found by a search from the kept novices; what a
+    pass over every player finds, in board order, with the open matches counted in."""
+    from league.ladders.ratings import Skill
+
+    rng = random.Random(5)
+    players = {v: boards.Player(v, 1000 + v, Skill(rng.uniform(0, 50), rng.uniform(1, 8)),
+                                rng.choice([0, 3, boards.NOVICE_GAMES - 1]) if v % 40 == 0
+                                else rng.randrange(boards.NOVICE_GAMES, 200), 0.0, None)
+               for v in range(2000)}
+    order = sorted(p.place for p in players.values())
+    novices = frozenset(v for v, p in players.items() if p.games < boards.NOVICE_GAMES)
+    playing = {0: 1, 40: 2, 80: 1, 41: 3}
+    searched = boards.BoardEntries(order, playing, 0.0, novices, players).placing()
+    assert 0 < len(searched) < len(novices) * 2
+    assert searched == boards.BoardEntries(order, playing, 0.0).placing()
+    assert [order[i][2].version for i, _ in searched] == [
+        p.version for _, _, p in order
+        if p.games + playing.get(p.version, 0) < boards.NOVICE_GAMES]
