@@ -22,7 +22,7 @@ from itertools import groupby
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -45,7 +45,7 @@ from league.competitions.results import (
     game_seed,
     load,
 )
-from league.ladders.lifecycle import COMPETITION_KINDS, ENDED, FINISHED, remade_if_lost
+from league.ladders.lifecycle import COMPETITION_KINDS, ENDED, FINISHED, OPEN, remade_if_lost
 from league.ladders.models import Ladder, LadderKind, Match, MatchKind, Standing
 from league.ladders.services import matches_create
 
@@ -70,23 +70,38 @@ def competitions_tick() -> dict[str, int]:
     return {"opened": opened, "advanced": moved, "released": released}
 
 
+ENDED_SQL = """
+SELECT s.tournament_id, m.status, EXISTS (
+  SELECT 1 FROM {seriesgame} g2 JOIN {series} s2 ON s2.id = g2.series_id
+  LEFT JOIN {match} m2 ON m2.id = g2.match_id
+  WHERE s2.tournament_id = s.tournament_id AND s2.round = s.round
+    AND (m2.id IS NULL OR m2.status NOT IN ({ended})))
+FROM {seriesgame} g JOIN {series} s ON s.id = g.series_id JOIN {match} m ON m.id = g.match_id
+WHERE g.match_id = %s
+""".format(seriesgame=SeriesGame._meta.db_table, series=Series._meta.db_table,
+           match=Match._meta.db_table, ended=", ".join(f"'{status}'" for status in ENDED))
+"""A tournament game's match: its tournament, its status, and whether a game of its round
+is still to end (not released yet, or open)."""
+
+
 def match_ended(*, match_id: int) -> None:
     """A competition's match has ended: release the next games, and move its tournament on
     once its round has no game left to end (or this one failed and is to be played again).
-    Cheap while the round goes on: it runs once per game, on the ticks' worker."""
-    row = (SeriesGame.objects.filter(match_id=match_id)
-           .values_list("series__tournament_id", "series__round", "match__status").first())
+    Cheap while the round goes on: it runs once per game, on the ticks' worker, beside the
+    match worker's bots (statements of its own, prepared once: no query building)."""
+    with connection.cursor() as cursor:
+        cursor.execute(ENDED_SQL, [match_id])
+        row = cursor.fetchone()
+        if row is None:
+            cursor.execute(f"SELECT challenge_id FROM {ChallengeGame._meta.db_table} "
+                           "WHERE match_id = %s", [match_id])
+            challenge = cursor.fetchone()
     if row is not None:
-        tournament_id, round_number, status = row
-        playing = (SeriesGame.objects.filter(series__tournament_id=tournament_id,
-                                             series__round=round_number)
-                   .exclude(match__status__in=ENDED).exists())
+        tournament_id, status, playing = row
         if not playing or status != FINISHED:
             tournament_advance(tournament_id=tournament_id)
-    challenge = (ChallengeGame.objects.filter(match_id=match_id)
-                 .values_list("challenge_id", flat=True).first())
-    if challenge is not None:
-        challenge_advance(challenge_id=challenge)
+    elif challenge is not None:
+        challenge_advance(challenge_id=challenge[0])
     release()
 
 
@@ -259,45 +274,83 @@ def capacity() -> int:
     return settings.LEAGUE_COMPETITION_OPEN or 2 * settings.LEAGUE_WORKER_SLOTS
 
 
+def _games_sql(sql: str) -> str:
+    """A release's selection of games, each row locked and those another release holds
+    skipped (PostgreSQL; SQLite's one writer at a time needs no row locks)."""
+    if connection.features.has_select_for_update_skip_locked:
+        sql += " FOR UPDATE OF g SKIP LOCKED"
+    return sql
+
+
+OPEN_COMPETITION_SQL = f"""
+SELECT count(*) FROM {Match._meta.db_table}
+WHERE status IN ({", ".join(f"'{status}'" for status in OPEN)})
+  AND kind IN ({", ".join(f"'{kind}'" for kind in COMPETITION_KINDS)})
+"""
+"""The competitions' open matches (statuses written in, as the open matches' index says)."""
+CHALLENGE_GAMES_SQL = f"""
+SELECT g.id, g.challenge_id, g.challenger_seat, g.seed_index
+FROM {ChallengeGame._meta.db_table} g JOIN {Challenge._meta.db_table} c ON c.id = g.challenge_id
+JOIN bots_bot b ON b.id = c.bot_id LEFT JOIN bots_bot o ON o.id = c.opponent_id
+WHERE g.match_id IS NULL AND c.state = '{ChallengeState.PLAYING}' AND NOT b.disabled
+  AND (o.id IS NULL OR NOT o.disabled)
+ORDER BY g.challenge_id, g."index" LIMIT %s
+"""
+"""Challenge games without a match, of challenges playing whose bots are not disabled."""
+SERIES_GAMES_SQL = f"""
+SELECT g.id, s.tournament_id, g.seed_index, f.version_id, sc.version_id
+FROM {SeriesGame._meta.db_table} g JOIN {Series._meta.db_table} s ON s.id = g.series_id
+JOIN {Tournament._meta.db_table} t ON t.id = s.tournament_id
+JOIN {Entry._meta.db_table} f ON f.id = g.first_id JOIN bots_bot fb ON fb.id = f.bot_id
+LEFT JOIN {Entry._meta.db_table} sc ON sc.id = g.second_id
+LEFT JOIN bots_bot sb ON sb.id = sc.bot_id
+WHERE g.match_id IS NULL AND t.state = '{TournamentState.RUNNING}' AND NOT fb.disabled
+  AND (sb.id IS NULL OR NOT sb.disabled)
+ORDER BY t.started_at, s.tournament_id, s.round, s.position, g."index" LIMIT %s
+"""
+"""Tournament games without a match, of running tournaments, oldest tournament and round
+first, whose entries' bots are not disabled."""
+
+
 def release() -> int:
     """Give games without a match one, oldest first, challenges before tournaments, while the
-    competitions' open matches stay within ``capacity()``; how many were released."""
-    with transaction.atomic():
+    competitions' open matches stay within ``capacity()``; how many were released. Its
+    statements are written out (and prepared once): it runs after every competition game,
+    on the ticks' worker, beside the bots of the next."""
+    with transaction.atomic(), connection.cursor() as cursor:
         remade_if_lost()  # games whose matches are lost are released again by the tick
-        room = capacity() - Match.objects.filter(kind__in=COMPETITION_KINDS,
-                                                 status__open=True).count()
+        cursor.execute(OPEN_COMPETITION_SQL)
+        room = capacity() - cursor.fetchone()[0]
         if room <= 0:
             return 0
-        games = list(ChallengeGame.objects.select_for_update(skip_locked=True, of=("self",))
-                     .filter(match=None, challenge__state=ChallengeState.PLAYING,
-                             challenge__bot__disabled=False)
-                     .exclude(challenge__opponent__disabled=True)
-                     .select_related("challenge").order_by("challenge_id", "index")[:room])
-        for _, batch in groupby(games, key=lambda g: g.challenge_id):
+        cursor.execute(_games_sql(CHALLENGE_GAMES_SQL), [room])
+        games = cursor.fetchall()
+        if games:
+            challenges = Challenge.objects.in_bulk({row[1] for row in games})
+        for challenge_id, batch in groupby(games, key=lambda row: row[1]):
             batch = list(batch)
-            c = batch[0].challenge
-            _give_matches(batch, ladder=c.ladder, kind=MatchKind.CHALLENGE, games=[
-                (game_seed(c.seed, g.seed_index),
-                 [_seat(s) for s in _challenge_seats(c, g.challenger_seat)]) for g in batch])
+            c = challenges[challenge_id]
+            _give_matches(ChallengeGame, [row[0] for row in batch], ladder=c.ladder_id,
+                          kind=MatchKind.CHALLENGE, games=[
+                              (game_seed(c.seed, seed_index),
+                               [_seat(s) for s in _challenge_seats(c, challenger_seat)])
+                              for _, _, challenger_seat, seed_index in batch])
         room -= len(games)
         if room <= 0:
             return len(games)
-        series_games = list(
-            SeriesGame.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(match=None, series__tournament__state=TournamentState.RUNNING,
-                    first__bot__disabled=False)
-            .exclude(second__bot__disabled=True)
-            .select_related("series__tournament", "first", "second")
-            .order_by("series__tournament__started_at", "series__round",
-                      "series__position", "index")[:room])
-        for _, batch in groupby(series_games, key=lambda g: g.series.tournament_id):
+        cursor.execute(_games_sql(SERIES_GAMES_SQL), [room])
+        series_games = cursor.fetchall()
+        if series_games:
+            tournaments = Tournament.objects.in_bulk({row[1] for row in series_games})
+        for tournament_id, batch in groupby(series_games, key=lambda row: row[1]):
             batch = list(batch)
-            t = batch[0].series.tournament
-            _give_matches(batch, ladder=t.ladder, kind=MatchKind.TOURNAMENT, games=[
-                (game_seed(t.seed, g.seed_index),
-                 [_seat(g.first.version_id)]
-                 + ([_seat(g.second.version_id)] if g.second_id else [])) for g in batch],
-                options=t.options, limits=t.limits)
+            t = tournaments[tournament_id]
+            _give_matches(SeriesGame, [row[0] for row in batch], ladder=t.ladder_id,
+                          kind=MatchKind.TOURNAMENT, games=[
+                              (game_seed(t.seed, seed_index),
+                               [_seat(first)] + ([_seat(second)] if second else []))
+                              for _, _, seed_index, first, second in batch],
+                          options=t.options, limits=t.limits)
         return len(games) + len(series_games)
 
 
@@ -306,14 +359,19 @@ def _challenge_seats(c: Challenge, challenger_seat: int) -> list[int | str]:
     return seats[::-1] if challenger_seat == 1 else seats
 
 
-def _give_matches(rows: list[ChallengeGame] | list[SeriesGame], *, ladder: Ladder, kind: str,
-                  games: list[tuple[int, list[BotVersion | str]]], **given: Any) -> None:
-    """One match for each game row, made together (two inserts, whatever their number: a
-    round's games are released while the workers wait for them) and written on the rows."""
-    for row, match in zip(rows, matches_create(ladder=ladder, kind=kind, games=games, **given),
-                          strict=True):
-        row.match = match
-    type(rows[0]).objects.bulk_update(rows, ["match"])
+def _give_matches(model: type[ChallengeGame] | type[SeriesGame], ids: list[int], *,
+                  ladder: int, kind: str, games: list[tuple[int, list[BotVersion | str]]],
+                  **given: Any) -> None:
+    """One match for each game row ``ids``, made together (two inserts, whatever their
+    number: a round's games are released while the workers wait for them) and written on
+    the rows by one update."""
+    matches = matches_create(ladder=Ladder(pk=ladder), kind=kind, games=games, **given)
+    cases = " ".join(["WHEN %s THEN %s"] * len(ids))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {model._meta.db_table} SET match_id = CASE id {cases} END "
+            f"WHERE id IN ({', '.join(['%s'] * len(ids))})",
+            [*(v for pk, m in zip(ids, matches, strict=True) for v in (pk, m.pk)), *ids])
 
 
 def _seat(who: int | str) -> BotVersion | str:
