@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from benchmarks.deployment import Deployment
-from tests.compose.conftest import deployed
 from tests.compose import scenarios
+from tests.compose.conftest import deployed
 
 pytestmark = [pytest.mark.compose, pytest.mark.slow]
 
