@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
 
@@ -323,35 +324,41 @@ def release() -> int:
         room = capacity() - cursor.fetchone()[0]
         if room <= 0:
             return 0
-        cursor.execute(_games_sql(CHALLENGE_GAMES_SQL), [room])
-        games = cursor.fetchall()
-        if games:
-            challenges = Challenge.objects.in_bulk({row[1] for row in games})
-        for challenge_id, batch in groupby(games, key=lambda row: row[1]):
-            batch = list(batch)
-            c = challenges[challenge_id]
-            _give_matches(ChallengeGame, [row[0] for row in batch], ladder=c.ladder_id,
-                          kind=MatchKind.CHALLENGE, games=[
-                              (game_seed(c.seed, seed_index),
-                               [_seat(s) for s in _challenge_seats(c, challenger_seat)])
-                              for _, _, challenger_seat, seed_index in batch])
-        room -= len(games)
-        if room <= 0:
-            return len(games)
-        cursor.execute(_games_sql(SERIES_GAMES_SQL), [room])
-        series_games = cursor.fetchall()
-        if series_games:
-            tournaments = Tournament.objects.in_bulk({row[1] for row in series_games})
-        for tournament_id, batch in groupby(series_games, key=lambda row: row[1]):
-            batch = list(batch)
-            t = tournaments[tournament_id]
-            _give_matches(SeriesGame, [row[0] for row in batch], ladder=t.ladder_id,
-                          kind=MatchKind.TOURNAMENT, games=[
-                              (game_seed(t.seed, seed_index),
-                               [_seat(first)] + ([_seat(second)] if second else []))
-                              for _, _, seed_index, first, second in batch],
-                          options=t.options, limits=t.limits)
-        return len(games) + len(series_games)
+        released = 0
+        for release_of in (_CHALLENGES, _TOURNAMENTS):  # a person waits on a challenge
+            if room <= 0:
+                break
+            cursor.execute(_games_sql(release_of.sql), [room])
+            rows = cursor.fetchall()
+            holders = release_of.holder.objects.in_bulk({row[1] for row in rows}) if rows else {}
+            for holder, batch in groupby(rows, key=lambda row: row[1]):
+                batch = list(batch)
+                _give_matches(release_of, holders[holder], batch)
+            room -= len(rows)
+            released += len(rows)
+        return released
+
+
+@dataclass(frozen=True)
+class _Release:
+    """How one kind of competition's games get their matches: the statement that finds them
+    (``(game id, holder id, ...)`` rows), the model they are rows of, their holder's model
+    (the challenge or tournament, with the seed, the ladder, the options and limits), the
+    match kind, and each row's seed index and seats."""
+
+    sql: str
+    model: type[ChallengeGame] | type[SeriesGame]
+    holder: type[Challenge] | type[Tournament]
+    kind: str
+    game: Callable[[Any, tuple[Any, ...]], tuple[int, list[int | str]]]
+
+
+_CHALLENGES = _Release(
+    CHALLENGE_GAMES_SQL, ChallengeGame, Challenge, MatchKind.CHALLENGE,
+    lambda c, row: (row[3], _challenge_seats(c, row[2])))
+_TOURNAMENTS = _Release(
+    SERIES_GAMES_SQL, SeriesGame, Tournament, MatchKind.TOURNAMENT,
+    lambda t, row: (row[2], [row[3]] + ([row[4]] if row[4] else [])))
 
 
 def _challenge_seats(c: Challenge, challenger_seat: int) -> list[int | str]:
@@ -359,17 +366,25 @@ def _challenge_seats(c: Challenge, challenger_seat: int) -> list[int | str]:
     return seats[::-1] if challenger_seat == 1 else seats
 
 
-def _give_matches(model: type[ChallengeGame] | type[SeriesGame], ids: list[int], *,
-                  ladder: int, kind: str, games: list[tuple[int, list[BotVersion | str]]],
-                  **given: Any) -> None:
-    """One match for each game row ``ids``, made together (two inserts, whatever their
-    number: a round's games are released while the workers wait for them) and written on
-    the rows by one update."""
-    matches = matches_create(ladder=Ladder(pk=ladder), kind=kind, games=games, **given)
+def _give_matches(release_of: _Release, holder: Challenge | Tournament,
+                  rows: list[tuple[Any, ...]]) -> None:
+    """One match for each game row, made together (two inserts, whatever their number: a
+    round's games are released while the workers wait for them) and written on the rows by
+    one update. A challenge plays on its ladder's options and limits, a tournament on its
+    own."""
+    games = []
+    for row in rows:
+        seed_index, seats = release_of.game(holder, row)
+        games.append((game_seed(holder.seed, seed_index), [_seat(s) for s in seats]))
+    given = ({"options": holder.options, "limits": holder.limits}
+             if isinstance(holder, Tournament) else {})
+    matches = matches_create(ladder=Ladder(pk=holder.ladder_id), kind=release_of.kind,
+                             games=games, **given)
+    ids = [row[0] for row in rows]
     cases = " ".join(["WHEN %s THEN %s"] * len(ids))
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {model._meta.db_table} SET match_id = CASE id {cases} END "
+            f"UPDATE {release_of.model._meta.db_table} SET match_id = CASE id {cases} END "
             f"WHERE id IN ({', '.join(['%s'] * len(ids))})",
             [*(v for pk, m in zip(ids, matches, strict=True) for v in (pk, m.pk)), *ids])
 
