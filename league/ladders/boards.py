@@ -76,22 +76,21 @@ WHERE game = %(game)s AND NOT retired AND NOT disabled AND active_version_id IS 
 """The board's members, as rows shaped like a player's (no standing: ``s.id`` is NULL), so
 that one statement reads them with the players that changed."""
 SEATS_SQL = """
-SELECT m.id, m.kind, m.status, p.version_id FROM ladders_match m
+SELECT m.ladder_id, m.id, m.kind, m.status, p.version_id FROM ladders_match m
 JOIN ladders_participant p ON p.match_id = m.id
-WHERE m.ladder_id = %(ladder)s AND m.status IN ({open}) AND m.kind NOT IN ({competitions})
+WHERE m.ladder_id = %s AND m.status IN ({open}) AND m.kind NOT IN ({competitions})
 UNION ALL
-SELECT m.id, m.kind, m.status, p.version_id FROM ladders_match m
+SELECT m.ladder_id, m.id, m.kind, m.status, p.version_id FROM ladders_match m
 JOIN ladders_participant p ON p.match_id = m.id
-WHERE m.ladder_id = %(ladder)s AND m.kind = '{ladder}' AND m.id > %(after)s
-  AND m.status NOT IN ({open})
+WHERE m.ladder_id = %s AND m.kind = '{ladder}' AND m.id > %s AND m.status NOT IN ({open})
 """.format(open=", ".join(f"'{status}'" for status in OPEN),
            competitions=", ".join(f"'{kind}'" for kind in OWN_SHARE_KINDS),
            ladder=MatchKind.LADDER)
-"""The seats of the ladder's open matches (competitions' and exhibitions' aside: they have
-shares of their own), and of the ladder matches made after ``after`` that have ended: two
+"""A ladder's seats of its open matches (competitions' and exhibitions' aside: they have
+shares of their own), and of its ladder matches made after a match id that have ended: two
 halves, each read from an index (an OR of the two, SQLite read every match of the ladder).
 The statuses and kinds are written into the SQL (constants), as SQLite matches an index's
-condition only so."""
+condition only so. Several ladders' are read by one statement, a pair of halves each."""
 MET_SQL = f"""
 SELECT m.id, p.version_id FROM (SELECT id FROM ladders_match
   WHERE ladder_id = %(ladder)s AND kind = '{MatchKind.LADDER}' ORDER BY id DESC
@@ -114,11 +113,21 @@ class Seat:
 
 
 def seats_read(ladder: Ladder, after: int = NONE) -> list[Seat]:
-    """One query: the seats of the ladder's open matches, and of those made after ``after``."""
+    """The seats of the ladder's open matches, and of those made after ``after``."""
+    return ladders_seats_read({ladder.pk: after})[ladder.pk]
+
+
+def ladders_seats_read(afters: Mapping[int, int]) -> dict[int, list[Seat]]:
+    """``seats_read`` of several ladders (``{ladder id: after}``) in one statement."""
+    seats: dict[int, list[Seat]] = {pk: [] for pk in afters}
+    if not afters:
+        return seats
     with connection.cursor() as cursor:
-        cursor.execute(SEATS_SQL, {"ladder": ladder.pk, "after": after})
-        return [Seat(match, kind, status in OPEN, version)
-                for match, kind, status, version in cursor.fetchall()]
+        cursor.execute(" UNION ALL ".join([SEATS_SQL] * len(afters)),
+                       [p for pk, after in afters.items() for p in (pk, pk, after)])
+        for ladder, match, kind, status, version in cursor.fetchall():
+            seats[ladder].append(Seat(match, kind, status in OPEN, version))
+    return seats
 
 
 class Player(NamedTuple):

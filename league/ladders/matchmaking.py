@@ -9,7 +9,8 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
@@ -19,12 +20,19 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from league.bots.models import BotVersion
-from league.ladders.boards import Board, board_known, board_read, seats_read
+from league.ladders.boards import (
+    NONE,
+    Board,
+    Seat,
+    board_known,
+    board_read,
+    ladders_seats_read,
+)
 from league.ladders.lifecycle import OPEN, OWN_SHARE_KINDS, remade_if_lost
 from league.ladders.models import Ladder, LadderKind, Match, MatchKind, MatchStatus
 from league.ladders.pairing import choose_pairings, choose_seed_runs
 from league.ladders.selectors import least_played
-from league.ladders.services import matches_create, new_seed
+from league.ladders.services import ladders_matches_create, new_seed
 
 
 def ladder_target(ladder: Ladder, ladders: int) -> int:
@@ -80,22 +88,23 @@ def playing_ladders(ladders: Iterable[Ladder]) -> dict[Ladder, Owing | None]:
 def matchmaking_tick(*, rng: random.Random | None = None) -> dict[str, int]:
     """Matches created per ladder on this beat. One query reads every active ladder with its
     open matches, so ladders whose queues are full cost nothing more (the usual beat, now
-    that a finished match refills its ladder at once)."""
+    that a finished match refills its ladder at once); those with room are filled together
+    (``ladders_fill``)."""
     rng = rng or random.Random()
     open_now = (Match.objects.filter(ladder=OuterRef("pk"), status__in=OPEN)
                 .exclude(kind__in=OWN_SHARE_KINDS).order_by()
                 .values("ladder").annotate(n=Count("pk")).values("n"))
     ladders = list(Ladder.objects.filter(active=True).order_by("pk").annotate(
         open_now=Coalesce(Subquery(open_now), 0)))
-    made = {}
     playing = playing_ladders(ladders)
+    # a ladder with nothing to play is not locked: ``playing_ladders`` has just looked
+    fills = []
     for ladder in ladders:
         target = ladder_target(ladder, len(playing))
-        # a ladder with nothing to play is not locked: ``playing_ladders`` has just looked
-        made[ladder.slug] = (ladder_fill(ladder=ladder, target=target, rng=rng,
-                                         owing=playing[ladder])
-                             if ladder in playing and ladder.open_now < target else 0)
-    return made
+        if ladder in playing and ladder.open_now < target:
+            fills.append(Fill(ladder, target, playing[ladder]))
+    made = ladders_fill(fills, rng)
+    return {ladder.slug: made.get(ladder.pk, 0) for ladder in ladders}
 
 
 def ladder_refill(*, ladder_id: int, rng: random.Random | None = None) -> int:
@@ -110,53 +119,105 @@ def ladder_refill(*, ladder_id: int, rng: random.Random | None = None) -> int:
                        target=ladder_target(ladder, len(playing)))
 
 
+@dataclass
+class Fill:
+    """A ladder to top up to ``target`` open matches. ``owing``: on a scored ladder, the
+    versions owing seeds the caller has just read (``playing_ladders``), not read again."""
+
+    ladder: Ladder
+    target: int
+    owing: Owing | None = None
+
+
 def ladder_fill(*, ladder: Ladder, target: int, rng: random.Random,
                 owing: Owing | None = None) -> int:
-    """Up to ``target`` open matches on the ladder. ``owing``: on a scored ladder, the
-    versions owing seeds the caller has just read (``playing_ladders``), not read again."""
-    if ladder.kind == LadderKind.SCORED and owing is None:
-        owing = least_played(ladder, below=len(ladder.seeds), count=owing_look())
-    if ladder.kind == LadderKind.SCORED and not owing:
-        return 0  # no playing version owes a seed: nothing to lock the ladder for
+    """Up to ``target`` open matches on the ladder (``ladders_fill``)."""
+    return ladders_fill([Fill(ladder, target, owing)], rng).get(ladder.pk, 0)
+
+
+def ladders_fill(fills: Sequence[Fill], rng: random.Random) -> dict[int, int]:
+    """Each ladder of ``fills`` topped up: the matches made, by ladder id. One transaction for
+    them all: the ladders' locks taken by one statement, their matches written by one insert
+    and their messages sent after its commit (a transaction and its statements a ladder were
+    most of a tick)."""
+    for fill in fills:
+        if fill.ladder.kind == LadderKind.SCORED and fill.owing is None:
+            fill.owing = least_played(fill.ladder, below=len(fill.ladder.seeds),
+                                      count=owing_look())
+    # a scored ladder whose playing versions owe no seed has nothing to lock the ladder for
+    fills = [fill for fill in fills if fill.ladder.kind == LadderKind.RATED or fill.owing]
+    if not fills:
+        return {}
     with transaction.atomic():
-        remade_if_lost(lock_ladder=ladder.pk)
-        # one filler at a time (the ladder's row lock; on the embedded default's SQLite, the
-        # write lock its transactions take first), its matches made again by the next tick
-        # if the database loses them; then what the ladder has open, read again under the
-        # lock, and on a rated ladder the matches made since this process last read its board
-        known = board_known(ladder) if ladder.kind == LadderKind.RATED else None
-        seats = seats_read(ladder, after=known.last_match) if known else seats_read(ladder)
-        open_seats = [seat for seat in seats if seat.open]
-        room = target - len({seat.match for seat in open_seats})
-        cap = settings.LEAGUE_MATCHES_PER_MINUTE
-        if cap and room > 0:  # a laptop's demo may ask for less than all its cores
-            made = Match.objects.filter(created_at__gte=timezone.now() - timedelta(minutes=1),
-                                        kind=MatchKind.LADDER).count()
-            room = min(room, cap - made)
-        if room <= 0:
-            return 0
-        if ladder.kind == LadderKind.RATED:
-            playing = Counter(s.version for s in open_seats if s.kind == MatchKind.LADDER)
-            board = board_read(ladder, seats, known)
-            return _fill_rated(ladder, board, math.ceil(room / 2), playing, rng)
-        return _fill_scored(ladder, room, Counter(s.version for s in open_seats), owing or [])
+        # one filler a ladder at a time (the ladders' row locks; on the embedded default's
+        # SQLite, the write lock its transactions take first), their matches made again by
+        # the next tick if the database loses them
+        remade_if_lost(lock_ladders=[fill.ladder.pk for fill in fills])
+        allowed = None
+        if cap := settings.LEAGUE_MATCHES_PER_MINUTE:  # a laptop's demo may ask for less
+            allowed = cap - Match.objects.filter(
+                created_at__gte=timezone.now() - timedelta(minutes=1),
+                kind=MatchKind.LADDER).count()
+        # what each ladder has open, and on a rated ladder the matches made since this
+        # process last read its board: one statement for them all, under their locks
+        known = {fill.ladder.pk: board_known(fill.ladder) for fill in fills
+                 if fill.ladder.kind == LadderKind.RATED}
+        seats = ladders_seats_read({fill.ladder.pk: _seen_up_to(known.get(fill.ladder.pk))
+                                    for fill in fills})
+        games = []
+        for fill in fills:
+            made = _fill_games(fill, rng, allowed, seats[fill.ladder.pk],
+                               known.get(fill.ladder.pk))
+            games += [(fill.ladder, seed, who) for seed, who in made]
+            if allowed is not None:
+                allowed -= len(made)
+        matches = ladders_matches_create(kind=MatchKind.LADDER, games=games)
+    return Counter(match.ladder_id for match in matches)
 
 
-def _fill_rated(ladder: Ladder, board: Board, pairings: int, playing: Counter[int],
-                rng: random.Random) -> int:
+Games = list[tuple[int, list[BotVersion]]]
+
+
+def _seen_up_to(board: Board | None) -> int:
+    """The ladder matches whose seats a fill reads besides the open ones: those after the
+    newest the kept ``board`` saw (none without one: the board is read afresh)."""
+    return board.last_match if board is not None else NONE
+
+
+def _fill_games(fill: Fill, rng: random.Random, allowed: int | None, seats: Sequence[Seat],
+                known: Board | None) -> Games:
+    """The games (seed, seats) that top ``fill``'s ladder up, at most ``allowed``, from its
+    ``seats`` read under its lock (after ``known.last_match``, the board this process kept,
+    on a rated ladder)."""
+    ladder = fill.ladder
+    open_seats = [seat for seat in seats if seat.open]
+    room = fill.target - len({seat.match for seat in open_seats})
+    if allowed is not None:
+        room = min(room, allowed)
+    if room <= 0:
+        return []
+    if ladder.kind == LadderKind.RATED:
+        playing = Counter(s.version for s in open_seats if s.kind == MatchKind.LADDER)
+        board = board_read(ladder, seats, known)
+        return _rated_games(board, math.ceil(room / 2), playing, rng)
+    return _scored_games(ladder, room, Counter(s.version for s in open_seats), fill.owing or [])
+
+
+def _rated_games(board: Board, pairings: int, playing: Counter[int],
+                 rng: random.Random) -> Games:
     """Costs the same however long the ladder has played: what a version has done is in its
     standing (finished games, a decaying count of recent ones, kept by the finishing
     transaction), kept between fills by ``boards``; what it is doing (``playing``: its open
     matches), in the few open matches."""
     if len(board.players) < 2:
-        return 0
-    games = []
+        return []
+    games: Games = []
     entries = board.entries(playing, time.time())
     for a, b in choose_pairings(entries, pairings, rng, Counter(board.recent_meetings()),
                                 ranked=True, placing=entries.placing()):
         seed, seats = new_seed(), [BotVersion(pk=a), BotVersion(pk=b)]
         games += [(seed, seats), (seed, seats[::-1])]
-    return len(matches_create(ladder=ladder, kind=MatchKind.LADDER, games=games))
+    return games
 
 
 PLAYED_SEEDS_SQL = """
@@ -172,7 +233,7 @@ ladder and validation matches), from each version's participations (an index); a
 whose bot no longer plays (retired, disabled, replaced since it was chosen) has no row."""
 
 
-def _fill_scored(ladder: Ladder, room: int, playing: Counter[int], owing: Owing) -> int:
+def _scored_games(ladder: Ladder, room: int, playing: Counter[int], owing: Owing) -> Games:
     """A version that has played or is playing every seed (its standing's games and its
     open runs, ``playing``, say so) costs nothing; of those owing seeds (``owing``, read
     before the ladder's lock: the seeds, read under it, have the last word), only the
@@ -184,7 +245,7 @@ def _fill_scored(ladder: Ladder, room: int, playing: Counter[int], owing: Owing)
     fewest = sorted((games + playing[pk], pk) for pk, games in owing
                     if games + playing[pk] < len(ladder.seeds))
     if not fewest:
-        return 0
+        return []
     chosen = [pk for _, pk in fewest[:room]]
     played: dict[int, set[int]] = {}
     with connection.cursor() as cursor:
@@ -194,6 +255,5 @@ def _fill_scored(ladder: Ladder, room: int, playing: Counter[int], owing: Owing)
             seeds = played.setdefault(version_id, set())
             if seed is not None:
                 seeds.add(seed)
-    runs = choose_seed_runs(played, ladder.seeds, room)
-    return len(matches_create(ladder=ladder, kind=MatchKind.LADDER, games=[
-        (seed, [BotVersion(pk=version_id)]) for version_id, seed in runs]))
+    return [(seed, [BotVersion(pk=version_id)])
+            for version_id, seed in choose_seed_runs(played, ladder.seeds, room)]

@@ -114,19 +114,29 @@ def matches_create(*, ladder: Ladder, kind: str,
                    games: Sequence[tuple[int, Sequence[BotVersion | str]]],
                    options: dict[str, Any] | None = None,
                    limits: dict[str, Any] | None = None) -> list[Match]:
-    """``match_create`` for several ``(seed, seats)`` at once: two inserts, whatever their
-    number (matchmaking makes a ladder's pairings so), stamped as enqueued by the same
-    statement, and their messages sent once the transaction commits."""
+    """``match_create`` for several ``(seed, seats)`` of one ladder at once
+    (``ladders_matches_create``)."""
+    return ladders_matches_create(kind=kind, games=[(ladder, seed, seats) for seed, seats in games],
+                                  options=options, limits=limits)
+
+
+def ladders_matches_create(*, kind: str,
+                           games: Sequence[tuple[Ladder, int, Sequence[BotVersion | str]]],
+                           options: dict[str, Any] | None = None,
+                           limits: dict[str, Any] | None = None) -> list[Match]:
+    """Matches of ``kind`` for several ``(ladder, seed, seats)``: two inserts, whatever their
+    number and ladders (matchmaking makes every ladder's pairings of a tick so), stamped as
+    enqueued by the same statement, and their messages sent once the transaction commits."""
     if not games:
         return []
     now = timezone.now()
     matches = [Match(ladder=ladder, kind=kind, seed=seed, options=options, limits=limits,
-                     enqueued_at=now) for seed, _ in games]
+                     enqueued_at=now) for ladder, seed, _ in games]
     _insert(Match, matches)
     _insert(Participant, [
         Participant(match=match, seat=seat, version=who if isinstance(who, BotVersion) else None,
                     builtin="" if isinstance(who, BotVersion) else who)
-        for match, (_, seats) in zip(matches, games, strict=True)
+        for match, (_, _, seats) in zip(matches, games, strict=True)
         for seat, who in enumerate(seats)])
     transaction.on_commit(lambda: matches_send(match_ids=[m.pk for m in matches],
                                                queue=queue_of(kind)))

@@ -61,6 +61,8 @@ def run(steps: int, seed: int) -> dict[str, Any]:
     from tests.league import bots
     from tests.league.pages import active
 
+    # every choice the scenario makes among rows is from rows in a stated order: the same
+    # seed takes the same path whatever plans the database picks
     rng = random.Random(seed)
     records = play_records()
     ladder = Ladder.objects.get(game="stones")
@@ -97,7 +99,7 @@ def run(steps: int, seed: int) -> dict[str, Any]:
             return "fail"
         if roll < 0.78:
             ended = list(Match.objects.filter(ladder=ladder, kind=MatchKind.LADDER,
-                                              status__in=[FAILED, "cancelled"]))
+                                              status__in=[FAILED, "cancelled"]).order_by("pk"))
             if not ended:
                 return "nothing to re-run"
             match = match_rerun(match=rng.choice(ended))
@@ -106,7 +108,7 @@ def run(steps: int, seed: int) -> dict[str, Any]:
             return "re-run"
         if roll < 0.84:
             playing = list(Bot.objects.filter(owner=owner, retired=False, disabled=False)
-                           .values_list("name", flat=True))
+                           .order_by("pk").values_list("name", flat=True))
             if not playing or rng.random() < 0.4:  # a new bot, or a new version of one
                 playing = [f"b{n}"]
             name = rng.choice(playing)
@@ -117,7 +119,7 @@ def run(steps: int, seed: int) -> dict[str, Any]:
             active(owner, name)
             return "new version"
         if roll < 0.92:
-            bot = rng.choice(list(Bot.objects.filter(owner=owner, retired=False)))
+            bot = rng.choice(list(Bot.objects.filter(owner=owner, retired=False).order_by("pk")))
             if bot.disabled:
                 bot_enable(bot=bot)
                 return "enable"
@@ -126,7 +128,7 @@ def run(steps: int, seed: int) -> dict[str, Any]:
                 return "disable"
             bot_retire(bot=bot)
             return "retire"
-        standing = rng.choice(list(Standing.objects.filter(ladder=ladder)))
+        standing = rng.choice(list(Standing.objects.filter(ladder=ladder).order_by("pk")))
         Standing.objects.filter(pk=standing.pk).update(games=standing.games + 3, mu=1.0)
         standings_recount(fix=True)
         return "recount"
