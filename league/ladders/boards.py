@@ -59,7 +59,7 @@ EPOCH = {"postgresql": "extract(epoch FROM s.recent_at)::float8",
          "sqlite": "(julianday(s.recent_at) - 2440587.5) * 86400.0"}
 """A standing's ``recent_at`` as seconds since the epoch: a float, not a datetime to parse."""
 PLAYERS_SQL = """
-SELECT s.version_id, s.id, s.mu, s.sigma, s.games, s.recent, {epoch} FROM bots_bot b
+SELECT 'p', s.version_id, s.id, s.mu, s.sigma, s.games, s.recent, {epoch} FROM bots_bot b
 JOIN ladders_standing s ON s.ladder_id = %(ladder)s AND s.version_id = b.active_version_id
 WHERE b.game = %(game)s AND NOT b.retired AND NOT b.disabled {only}
 """
@@ -68,13 +68,18 @@ the game's bots (an index), not the ladder's standings, which keep every version
 played. ``only``: the few a fill reads again."""
 ONLY = "AND s.version_id IN ({versions})"
 CHANGED = "AND (s.version_id IN ({versions}) OR s.updated_at > %(since)s)"
-ROSTER_SQL = "SELECT changes FROM bots_roster WHERE game = %(game)s"
-MEMBERS_SQL = """
-SELECT active_version_id, NULL, NULL, NULL, NULL, NULL, NULL FROM bots_bot
-WHERE game = %(game)s AND NOT retired AND NOT disabled AND active_version_id IS NOT NULL
+ROSTER_SQL = """
+SELECT 'r', changes, NULL, NULL, NULL, NULL, NULL, NULL FROM bots_roster WHERE game = %(game)s
 """
-"""The board's members, as rows shaped like a player's (no standing: ``s.id`` is NULL), so
-that one statement reads them with the players that changed."""
+"""The game's roster (``bots.models.Roster``), as a row shaped like a player's."""
+MEMBERS_SQL = """
+SELECT 'm', active_version_id, NULL, NULL, NULL, NULL, NULL, NULL FROM bots_bot
+WHERE game = %(game)s AND NOT retired AND NOT disabled AND active_version_id IS NOT NULL
+  AND COALESCE((SELECT changes FROM bots_roster WHERE game = %(game)s), -1) <> %(roster)s
+"""
+"""The board's members (no standing), if the game's roster is not ``roster`` (-1: no roster
+row; -2: read them whatever it is)."""
+NO_ROSTER, ANY_ROSTER = -1, -2
 SEATS_SQL = """
 SELECT m.ladder_id, m.id, m.kind, m.status, p.version_id FROM ladders_match m
 JOIN ladders_participant p ON p.match_id = m.id
@@ -314,25 +319,34 @@ def board_fresh(ladder: Ladder) -> Board:
     return _load(ladder, seats_read(ladder))
 
 
-def _roster(ladder: Ladder) -> int | None:
-    """Read before the members: a change that commits between the two is read again next."""
-    with connection.cursor() as cursor:
-        cursor.execute(ROSTER_SQL, {"game": ladder.game})
-        row = cursor.fetchone()
-    return row[0] if row else None
+class Read(NamedTuple):
+    players: list[Player]
+    members: frozenset[int] | None
+    """None when the roster had not changed (the caller's are still right)."""
+    roster: int | None
 
 
-def _players(ladder: Ladder, only: str = "", members: bool = False,
-             **params: object) -> tuple[list[Player], frozenset[int]]:
-    """The players read, and the board's members if asked (in the same statement)."""
-    sql = PLAYERS_SQL.format(epoch=EPOCH[connection.vendor], only=only)
+def _read(ladder: Ladder, only: str = "", roster: int | None = ANY_ROSTER,
+          **params: object) -> Read:
+    """One statement: the players ``only`` says, the game's roster, and the board's members
+    if the roster is not ``roster`` (``ANY_ROSTER``: whatever it is). One snapshot for all
+    three, so members read are those of the roster read."""
+    sql = f"{PLAYERS_SQL.format(epoch=EPOCH[connection.vendor], only=only)} UNION ALL " \
+          f"{ROSTER_SQL} UNION ALL {MEMBERS_SQL}"
     with connection.cursor() as cursor:
-        cursor.execute(f"{sql} UNION ALL {MEMBERS_SQL}" if members else sql,
-                       {"ladder": ladder.pk, "game": ladder.game, **params})
+        cursor.execute(sql, {"ladder": ladder.pk, "game": ladder.game,
+                             "roster": NO_ROSTER if roster is None else roster, **params})
         rows = cursor.fetchall()
-    return ([Player(version, standing, Skill(mu, sigma), games, recent, at)
-             for version, standing, mu, sigma, games, recent, at in rows if standing is not None],
-            frozenset([row[0] for row in rows if row[1] is None]))
+    players, members, read_roster = [], [], None
+    for tag, version, standing, mu, sigma, games, recent, at in rows:
+        if tag == "p":
+            players.append(Player(version, standing, Skill(mu, sigma), games, recent, at))
+        elif tag == "m":
+            members.append(version)
+        else:
+            read_roster = version  # the roster's row carries its value in the first column
+    changed = read_roster != roster or roster == ANY_ROSTER
+    return Read(players, frozenset(members) if changed else None, read_roster)
 
 
 def _watched(seats: Iterable[Seat]) -> dict[int, tuple[int, ...]]:
@@ -358,8 +372,8 @@ def _pairs(rows: Iterable[tuple[int, int | None]]) -> list[tuple[int, frozenset[
 
 def _load(ladder: Ladder, seats: Sequence[Seat]) -> Board:
     read_at = time.time()
-    roster = _roster(ladder)
-    players, members = _players(ladder, members=True)
+    players, members, roster = _read(ladder)
+    assert members is not None  # read whatever the roster
     with connection.cursor() as cursor:
         cursor.execute(MET_SQL, {"ladder": ladder.pk, "window": MET_WINDOW})
         met = _pairs(cursor.fetchall())
@@ -379,17 +393,17 @@ def _refresh(ladder: Ladder, seats: Sequence[Seat], known: Board) -> Board:
     ended = (known.watched.keys() | {match for match, _ in made}) - open_now.keys()
     touched = {v for match in ended for v in known.watched.get(match, ())}
     touched |= {v for match, v in made if match in ended and v is not None}
-    # one statement: the players whose standings may have changed, and the board's members
-    # if the game's roster has changed since they were read
-    roster = _roster(ladder)
-    fresh, members = _players(
+    # one statement: the players whose standings may have changed, the game's roster, and
+    # the board's members if the roster has changed since they were read
+    fresh, members, roster = _read(
         ladder, CHANGED.format(versions=",".join(map(str, sorted(touched))) or "0"),
-        members=roster != known.roster, since=connection.ops.adapt_datetimefield_value(
+        roster=known.roster, since=connection.ops.adapt_datetimefield_value(
             datetime.fromtimestamp(known.read_at - STAMP_SLACK, tz=UTC)))
-    members = members if roster != known.roster else known.members
+    members = known.members if members is None else members
     joined = members - known.members  # a bot enabled again, a version made active
     if missing := joined - {p.version for p in fresh}:
-        fresh += _players(ladder, ONLY.format(versions=",".join(map(str, sorted(missing)))))[0]
+        fresh += _read(ladder, ONLY.format(versions=",".join(map(str, sorted(missing)))),
+                       roster=roster).players
     again = touched | joined
     players = dict(known.players)
     order = list(known.order)

@@ -31,7 +31,7 @@ from league.ladders.boards import (
 from league.ladders.lifecycle import OPEN, OWN_SHARE_KINDS, remade_if_lost
 from league.ladders.models import Ladder, LadderKind, Match, MatchKind, MatchStatus
 from league.ladders.pairing import choose_pairings, choose_seed_runs
-from league.ladders.selectors import least_played
+from league.ladders.selectors import ladders_least_played, least_played
 from league.ladders.services import ladders_matches_create, new_seed
 
 
@@ -67,7 +67,8 @@ def playing_ladders(ladders: Iterable[Ladder]) -> dict[Ladder, Owing | None]:
     ladders' part of the workers (as many open matches as twice the slots) is divided among
     these only: counted, an idle ladder's part would go unused, and the competitions would
     hold more of the queue than the ladders that play (docs/league.md, "The workers'
-    share"). One statement for the rated ladders, one indexed look-up a scored one."""
+    share"). One statement for the rated ladders, one for the scored ones (an indexed
+    look-up each)."""
     ladders = list(ladders)
     rated = [ladder.pk for ladder in ladders if ladder.kind == LadderKind.RATED]
     two_bots = set()
@@ -75,13 +76,14 @@ def playing_ladders(ladders: Iterable[Ladder]) -> dict[Ladder, Owing | None]:
         with connection.cursor() as cursor:
             cursor.execute(RATED_PLAYING_SQL.format(ids=", ".join(["%s"] * len(rated))), rated)
             two_bots = {pk for (pk,) in cursor.fetchall()}
+    owing = ladders_least_played([ladder for ladder in ladders if ladder.kind ==
+                                  LadderKind.SCORED], count=owing_look())
     playing: dict[Ladder, Owing | None] = {}
     for ladder in ladders:
         if ladder.pk in two_bots:
             playing[ladder] = None
-        elif ladder.kind == LadderKind.SCORED and (owing := least_played(
-                ladder, below=len(ladder.seeds), count=owing_look())):
-            playing[ladder] = owing
+        elif owing.get(ladder.pk):
+            playing[ladder] = owing[ladder.pk]
     return playing
 
 
@@ -142,8 +144,7 @@ def ladders_fill(fills: Sequence[Fill], rng: random.Random) -> dict[int, int]:
     most of a tick)."""
     for fill in fills:
         if fill.ladder.kind == LadderKind.SCORED and fill.owing is None:
-            fill.owing = least_played(fill.ladder, below=len(fill.ladder.seeds),
-                                      count=owing_look())
+            fill.owing = least_played(fill.ladder, count=owing_look())
     # a scored ladder whose playing versions owe no seed has nothing to lock the ladder for
     fills = [fill for fill in fills if fill.ladder.kind == LadderKind.RATED or fill.owing]
     if not fills:
@@ -241,7 +242,7 @@ def _scored_games(ladder: Ladder, room: int, playing: Counter[int], owing: Owing
     # The ``room`` fewest by games played and playing are among the ``room + len(playing)``
     # fewest by games played alone: no more than len(playing) of those can be playing.
     if len(owing) >= owing_look() and room + len(playing) > len(owing):
-        owing = least_played(ladder, below=len(ladder.seeds), count=room + len(playing))
+        owing = least_played(ladder, count=room + len(playing))
     fewest = sorted((games + playing[pk], pk) for pk, games in owing
                     if games + playing[pk] < len(ladder.seeds))
     if not fewest:

@@ -3,6 +3,7 @@ and recent matches, each in a fixed number of queries."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import connection
@@ -125,20 +126,35 @@ PostgreSQL's and SQLite's both (the embedded default): no ILIKE, an explicit esc
 ALL = 2**62
 """LIMIT for "no limit" (SQLite refuses LIMIT NULL), and "no bound" for a count."""
 LEAST_PLAYED_SQL = """
-SELECT s.version_id, s.games FROM bots_bot b
-JOIN ladders_standing s ON s.ladder_id = %(ladder)s AND s.version_id = b.active_version_id
-WHERE b.game = %(game)s AND NOT b.retired AND NOT b.disabled AND s.games < %(below)s
-ORDER BY s.games, s.version_id LIMIT %(count)s
+SELECT * FROM (SELECT s.ladder_id, s.version_id, s.games FROM bots_bot b
+  JOIN ladders_standing s ON s.ladder_id = %s AND s.version_id = b.active_version_id
+  WHERE b.game = %s AND NOT b.retired AND NOT b.disabled AND s.games < %s
+  ORDER BY s.games, s.version_id LIMIT %s) least
 """
 
 
-def least_played(ladder: Ladder, *, below: int, count: int) -> list[tuple[int, int]]:
-    """``(version_id, games)`` of the ``count`` playing versions with fewest games, fewer than
-    ``below`` (a scored ladder's seeds): who may owe a run."""
+def least_played(ladder: Ladder, *, count: int) -> list[tuple[int, int]]:
+    """``(version_id, games)`` of the scored ladder's ``count`` playing versions with fewest
+    games, fewer than its seeds: who may owe a run."""
+    return ladders_least_played([ladder], count=count)[ladder.pk]
+
+
+def ladders_least_played(ladders: Sequence[Ladder], *, count: int
+                         ) -> dict[int, list[tuple[int, int]]]:
+    """``least_played`` of several scored ladders (each below its number of seeds), by
+    ladder id, in one statement."""
+    found: dict[int, list[tuple[int, int]]] = {ladder.pk: [] for ladder in ladders}
+    if not ladders:
+        return found
     with connection.cursor() as cursor:
-        cursor.execute(LEAST_PLAYED_SQL, {"ladder": ladder.pk, "game": ladder.game,
-                                          "below": below, "count": count})
-        return cursor.fetchall()
+        cursor.execute(" UNION ALL ".join([LEAST_PLAYED_SQL] * len(ladders)),
+                       [p for ladder in ladders
+                        for p in (ladder.pk, ladder.game, len(ladder.seeds), count)])
+        for ladder_id, version_id, games in cursor.fetchall():
+            found[ladder_id].append((version_id, games))
+    for rows in found.values():
+        rows.sort(key=lambda row: (row[1], row[0]))  # a union keeps no order of its parts
+    return found
 
 
 BOARD_COUNT_SQL = """

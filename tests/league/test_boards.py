@@ -65,14 +65,14 @@ def test_a_fill_reads_the_standings_its_matches_changed_not_the_board(
     for i in range(12):
         active(alice, f"p{i}")
     read: list[int] = []
-    players = boards._players
+    board_read = boards._read
 
-    def counted(*args: object, **kwargs: object) -> tuple[list[boards.Player], frozenset]:
-        rows = players(*args, **kwargs)
-        read.append(len(rows[0]))
+    def counted(*args: object, **kwargs: object) -> boards.Read:
+        rows = board_read(*args, **kwargs)
+        read.append(len(rows.players))
         return rows
 
-    monkeypatch.setattr(boards, "_players", counted)
+    monkeypatch.setattr(boards, "_read", counted)
     assert ladder_fill(ladder=ladder, target=2, rng=random.Random(1)) == 2
     assert read == [12]  # the first fill reads the board
     [match, _] = Match.objects.filter(ladder=ladder, kind=MatchKind.LADDER)
@@ -129,15 +129,15 @@ def test_the_members_are_read_again_only_when_the_games_roster_has_moved(
 
     ladder = ladders["stones"]
     versions = [active(alice, f"m{i}") for i in range(4)]
-    asked: list[bool] = []
-    players = boards._players
+    asked: list[bool] = []  # whether each read of the board read its members
+    board_read = boards._read
 
-    def counted(*args: object, members: bool = False, **kwargs: object
-                ) -> tuple[list[boards.Player], frozenset]:
-        asked.append(members)
-        return players(*args, members=members, **kwargs)
+    def counted(*args: object, **kwargs: object) -> boards.Read:
+        rows = board_read(*args, **kwargs)
+        asked.append(rows.members is not None)
+        return rows
 
-    monkeypatch.setattr(boards, "_players", counted)
+    monkeypatch.setattr(boards, "_read", counted)
     ladder_fill(ladder=ladder, target=2, rng=random.Random(1))
     ladder_fill(ladder=ladder, target=4, rng=random.Random(1))
     assert asked == [True, False]  # read in full, then nothing about the bots changed
