@@ -7,6 +7,13 @@ key again on PostgreSQL: minutes on a league that has played for months."""
 import django.db.models.deletion
 from django.db import migrations, models
 
+COVERED = [  # model, field, table, column, related name, the model it points to, index
+    ("match", "ladder", "ladders_match", "ladder_id", "matches", "ladders.ladder",
+     "ladders_match_ladder_id_9b2b82c6"),
+    ("participant", "match", "ladders_participant", "match_id", "participants",
+     "ladders.match", "ladders_participant_match_id_585ce2db"),
+]
+
 
 class Migration(migrations.Migration):
 
@@ -17,30 +24,14 @@ class Migration(migrations.Migration):
     operations = [
         migrations.SeparateDatabaseAndState(
             database_operations=[
-                migrations.RunSQL(
-                    "DROP INDEX IF EXISTS ladders_match_ladder_id_9b2b82c6",
-                    "CREATE INDEX ladders_match_ladder_id_9b2b82c6 "
-                    "ON ladders_match (ladder_id)"),
-                migrations.RunSQL(
-                    "DROP INDEX IF EXISTS ladders_participant_match_id_585ce2db",
-                    "CREATE INDEX ladders_participant_match_id_585ce2db "
-                    "ON ladders_participant (match_id)"),
-            ],
+                migrations.RunSQL(f"DROP INDEX IF EXISTS {index}",
+                                  f"CREATE INDEX {index} ON {table} ({column})")
+                for _, _, table, column, _, _, index in COVERED],
             state_operations=[
                 migrations.AlterField(
-                    model_name="match",
-                    name="ladder",
-                    field=models.ForeignKey(
+                    model_name=model, name=name, field=models.ForeignKey(
                         db_index=False, on_delete=django.db.models.deletion.CASCADE,
-                        related_name="matches", to="ladders.ladder"),
-                ),
-                migrations.AlterField(
-                    model_name="participant",
-                    name="match",
-                    field=models.ForeignKey(
-                        db_index=False, on_delete=django.db.models.deletion.CASCADE,
-                        related_name="participants", to="ladders.match"),
-                ),
-            ],
+                        related_name=related, to=to))
+                for model, name, _, _, related, to, _ in COVERED],
         ),
     ]
