@@ -320,6 +320,8 @@ def board_fresh(ladder: Ladder) -> Board:
 
 
 class Read(NamedTuple):
+    """What ``_read`` found."""
+
     players: list[Player]
     members: frozenset[int] | None
     """None when the roster had not changed (the caller's are still right)."""
