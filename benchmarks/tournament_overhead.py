@@ -29,6 +29,7 @@ import signal
 import statistics
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks.league_overhead import BOTS, configure, drop_database, start_worker, wait_idle
@@ -77,27 +78,42 @@ def through_league(versions: list, games: int, n: int) -> tuple[float, list[tupl
         time.sleep(0.5)  # a few looks a second: the cores are the matches'
     played = Match.objects.filter(series_game__series__tournament=t)
     end = played.aggregate(end=Max("finished_at"))["end"].timestamp()
-    GAPS.append(gaps(played))
+    TIMELINES.append(timeline(start, played))
     games_played = [(g.match.seed, (g.first.version, g.second.version))
                     for g in SeriesGame.objects.filter(series__tournament=t)
                     .select_related("match", "first__version", "second__version")]
     return end - start, games_played
 
 
-GAPS: list[tuple[list[float], list[float]]] = []
+@dataclass
+class Timeline:
+    """Where a tournament's time went, in seconds, from its games' own stamps (made, claimed,
+    written; the referee's clock): each game's cycle inside a round (its claim to the next
+    game's), its time in play, and each round's end (the last game written, the next round's
+    games made, the first of them claimed), the start's likewise (from the tick)."""
+
+    cycles: list[float] = field(default_factory=list)
+    playing: list[float] = field(default_factory=list)
+    to_made: list[float] = field(default_factory=list)
+    to_claimed: list[float] = field(default_factory=list)
+    start: tuple[float, float] = (0.0, 0.0)
 
 
-def gaps(played) -> tuple[list[float], list[float]]:
-    """Where the worker waited, in seconds, from the games' own times: from each game's end
-    to the next game's start, split into gaps inside a round and gaps across a round's end
-    (the barrier: the next round is paired only once the last game has ended)."""
-    rows = sorted(played.values_list("started_at", "finished_at",
+def timeline(start: float, played) -> Timeline:
+    rows = sorted(played.values_list("started_at", "finished_at", "created_at", "duration",
                                      "series_game__series__round"))
-    inside, across = [], []
-    for (_, ended, round_before), (started, _, round_after) in itertools.pairwise(rows):
-        (inside if round_after == round_before else across).append(
-            (started - ended).total_seconds())
-    return inside, across
+    line = Timeline(playing=[row[3] for row in rows])
+    line.start = (rows[0][2].timestamp() - start, (rows[0][0] - rows[0][2]).total_seconds())
+    for before, after in itertools.pairwise(rows):
+        if after[4] == before[4]:
+            line.cycles.append((after[0] - before[0]).total_seconds())
+        else:
+            line.to_made.append((after[2] - before[1]).total_seconds())
+            line.to_claimed.append((after[0] - after[2]).total_seconds())
+    return line
+
+
+TIMELINES: list[Timeline] = []
 
 
 def directly(ladder, games_played: list[tuple]) -> float:
@@ -112,14 +128,17 @@ def directly(ladder, games_played: list[tuple]) -> float:
     start = time.perf_counter()
     for seed, (a, b) in games_played:
         began = time.perf_counter()
-        run_match(ladder.game, [specs[a.pk], specs[b.pk]], options=ladder.options, seed=seed,
-                  limits=ladder.sandbox_limits, backend=ladder.backend)
+        record = run_match(ladder.game, [specs[a.pk], specs[b.pk]], options=ladder.options,
+                           seed=seed, limits=ladder.sandbox_limits, backend=ladder.backend)
         times.append(time.perf_counter() - began)
+        DIRECT_PLAYING.append(record.duration)
     DIRECT_GAMES.append(times)
     return time.perf_counter() - start
 
 
 DIRECT_GAMES: list[list[float]] = []
+DIRECT_PLAYING: list[float] = []
+"""The referee's clock of each game played directly (``record.duration``)."""
 
 
 def main() -> None:
@@ -186,15 +205,30 @@ def report(args: argparse.Namespace, ladder, versions: list) -> None:
     print(f"{'':2}{'path':<40}{'s a tournament':>15}{'ratio':>8}")
     print(f"{'':2}{'sandbox.run_match, one after another':<40}{d:>15.2f}{1.0:>8.2f}")
     print(f"{'':2}{'through the league (rounds, queue, writes)':<40}{p:>15.2f}{p / d:>8.2f}")
-    inside = [g for run, _ in GAPS for g in run]
-    across = [g for _, run in GAPS for g in run]
-    if inside and across:
-        print(f"  the worker between games: {statistics.median(inside) * 1000:.1f} ms (median "
-              f"of {len(inside)}) inside a round, {statistics.median(across) * 1000:.1f} ms "
-              f"(median of {len(across)}) across a round's end")
+    where_time_went()
     verdict = "met" if overhead <= 0.10 else "NOT met"
     print(f"tournament overhead {overhead * 100:+.1f} % (median of the rounds' ratios) — "
           f"target ≤ +10 %: {verdict}")
+
+
+def where_time_went() -> None:
+    """Medians, in ms, of the league's timelines against the direct loop's games."""
+    def ms(values: list[float]) -> str:
+        return f"{statistics.median(values) * 1000:.1f}" if values else "-"
+
+    cycles = [c for line in TIMELINES for c in line.cycles]
+    playing = [p for line in TIMELINES for p in line.playing]
+    direct = [g for run in DIRECT_GAMES for g in run]
+    print(f"  a game inside a round, claim to next claim: {ms(cycles)} ms (directly, one "
+          f"run_match to the next: {ms(direct)} ms); in play, the referee's clock: "
+          f"{ms(playing)} ms (directly: {ms(DIRECT_PLAYING)} ms)")
+    made = [m for line in TIMELINES for m in line.to_made]
+    claimed = [c for line in TIMELINES for c in line.to_claimed]
+    print(f"  a round's end: last game written to the next round's games made {ms(made)} ms, "
+          f"then to the first claimed {ms(claimed)} ms (median of {len(made)})")
+    print(f"  the start: the tick to round 1's games made "
+          f"{ms([line.start[0] for line in TIMELINES])} ms, to the first claimed "
+          f"{ms([line.start[1] for line in TIMELINES])} ms more")
 
 
 def bell_cost(log: Path) -> None:

@@ -202,7 +202,7 @@ def _advance(t: Tournament) -> int:
                games=pairing.games, decider=pairing.decider)
         for position, pairing in enumerate(following.pairings)])
     for pairing, series in zip(following.pairings, made, strict=True):
-        state.series[pairing.key] = series
+        state.series[pairing.key] = series.pk
         state.games[pairing.key] = []
     _owe(state, following.pairings)
     log.info("tournament %s: round %s paired (%s series)", t.pk, following.number,
@@ -216,12 +216,10 @@ def _owe(state: State, pairings: Iterable[formats.Pairing]) -> bool:
     made: list[SeriesGame] = []
     for pairing in pairings:
         have = {g.index for g in state.games[pairing.key]}
-        owed = [SeriesGame(series=state.series[pairing.key], index=g.index, first_id=g.first,
-                           second_id=g.second, seed_index=g.seed_index)
-                for g in formats.games_to_play(pairing, state.results.get(pairing.key, []))
-                if g.index not in have]
-        state.games[pairing.key] += owed
-        made += owed
+        made += [SeriesGame(series_id=state.series[pairing.key], index=g.index,
+                            first_id=g.first, second_id=g.second, seed_index=g.seed_index)
+                 for g in formats.games_to_play(pairing, state.results.get(pairing.key, []))
+                 if g.index not in have]
     SeriesGame.objects.bulk_create(made)
     return bool(made)
 
@@ -229,10 +227,10 @@ def _owe(state: State, pairings: Iterable[formats.Pairing]) -> bool:
 def _replay_failed(state: State) -> bool:
     """A game whose match failed or was cancelled is released again with a new match."""
     again = [g for games in state.games.values() for g in games
-             if ended_badly(g.match) and g.replays < MAX_REPLAYS]
+             if ended_badly(g) and g.replays < MAX_REPLAYS]
     for g in again:
         log.warning("tournament %s: game %s of %s is played again (match %s %s)",
-                    state.tournament.pk, g.index, g.series.key, g.match_id, g.match.status)
+                    state.tournament.pk, g.index, g.series_key, g.match_id, g.status)
         SeriesGame.objects.filter(pk=g.pk).update(match=None, replays=F("replays") + 1)
     return bool(again)
 
@@ -290,16 +288,19 @@ WHERE status IN ({", ".join(f"'{status}'" for status in OPEN)})
 """
 """The competitions' open matches (statuses written in, as the open matches' index says)."""
 CHALLENGE_GAMES_SQL = f"""
-SELECT g.id, g.challenge_id, g.challenger_seat, g.seed_index
+SELECT g.id, g.challenge_id, c.seed, c.ladder_id, g.seed_index, g.challenger_seat,
+       c.version_id, c.opponent_version_id, c.opponent_builtin
 FROM {ChallengeGame._meta.db_table} g JOIN {Challenge._meta.db_table} c ON c.id = g.challenge_id
 JOIN bots_bot b ON b.id = c.bot_id LEFT JOIN bots_bot o ON o.id = c.opponent_id
 WHERE g.match_id IS NULL AND c.state = '{ChallengeState.PLAYING}' AND NOT b.disabled
   AND (o.id IS NULL OR NOT o.disabled)
 ORDER BY g.challenge_id, g."index" LIMIT %s
 """
-"""Challenge games without a match, of challenges playing whose bots are not disabled."""
+"""Challenge games without a match, of challenges playing whose bots are not disabled: each
+with its challenge's seed, ladder and sides."""
 SERIES_GAMES_SQL = f"""
-SELECT g.id, s.tournament_id, g.seed_index, f.version_id, sc.version_id
+SELECT g.id, s.tournament_id, t.seed, t.ladder_id, g.seed_index, f.version_id, sc.version_id,
+       t.options, t.limits
 FROM {SeriesGame._meta.db_table} g JOIN {Series._meta.db_table} s ON s.id = g.series_id
 JOIN {Tournament._meta.db_table} t ON t.id = s.tournament_id
 JOIN {Entry._meta.db_table} f ON f.id = g.first_id JOIN bots_bot fb ON fb.id = f.bot_id
@@ -310,7 +311,11 @@ WHERE g.match_id IS NULL AND t.state = '{TournamentState.RUNNING}' AND NOT fb.di
 ORDER BY t.started_at, s.tournament_id, s.round, s.position, g."index" LIMIT %s
 """
 """Tournament games without a match, of running tournaments, oldest tournament and round
-first, whose entries' bots are not disabled."""
+first, whose entries' bots are not disabled: each with its tournament's seed, ladder, options
+and limits."""
+GameRelease = tuple[Any, ...]
+"""A row of those statements: ``(game id, holder id, holder's seed, ladder id, seed index,
+...)``, the rest the kind's own."""
 
 
 def release() -> int:
@@ -330,10 +335,8 @@ def release() -> int:
                 break
             cursor.execute(_games_sql(release_of.sql), [room])
             rows = cursor.fetchall()
-            holders = release_of.holder.objects.in_bulk({row[1] for row in rows}) if rows else {}
-            for holder, batch in groupby(rows, key=lambda row: row[1]):
-                batch = list(batch)
-                _give_matches(release_of, holders[holder], batch)
+            for _, batch in groupby(rows, key=lambda row: row[1]):
+                _give_matches(release_of, list(batch))
             room -= len(rows)
             released += len(rows)
         return released
@@ -342,44 +345,44 @@ def release() -> int:
 @dataclass(frozen=True)
 class _Release:
     """How one kind of competition's games get their matches: the statement that finds them
-    (``(game id, holder id, ...)`` rows), the model they are rows of, their holder's model
-    (the challenge or tournament, with the seed, the ladder, the options and limits), the
-    match kind, and each row's seed index and seats."""
+    (``GameRelease`` rows), the model they are rows of, the match kind, and from a row its
+    seats and what its match is given besides its ladder's (a tournament's options and
+    limits; a challenge plays on its ladder's)."""
 
     sql: str
     model: type[ChallengeGame] | type[SeriesGame]
-    holder: type[Challenge] | type[Tournament]
     kind: str
-    game: Callable[[Any, tuple[Any, ...]], tuple[int, list[int | str]]]
+    seats: Callable[[GameRelease], list[int | str]]
+    given: Callable[[GameRelease], dict[str, Any]]
 
 
-_CHALLENGES = _Release(
-    CHALLENGE_GAMES_SQL, ChallengeGame, Challenge, MatchKind.CHALLENGE,
-    lambda c, row: (row[3], _challenge_seats(c, row[2])))
+_CHALLENGES = _Release(CHALLENGE_GAMES_SQL, ChallengeGame, MatchKind.CHALLENGE,
+                       lambda row: _challenge_seats(*row[5:9]), lambda row: {})
 _TOURNAMENTS = _Release(
-    SERIES_GAMES_SQL, SeriesGame, Tournament, MatchKind.TOURNAMENT,
-    lambda t, row: (row[2], [row[3]] + ([row[4]] if row[4] else [])))
+    SERIES_GAMES_SQL, SeriesGame, MatchKind.TOURNAMENT,
+    lambda row: [row[5]] + ([row[6]] if row[6] else []),
+    lambda row: {"options": _json(row[7]), "limits": _json(row[8])})
 
 
-def _challenge_seats(c: Challenge, challenger_seat: int) -> list[int | str]:
-    seats = [c.version_id, c.opponent_version_id or c.opponent_builtin]
+def _json(value: Any) -> Any:
+    """A JSON column read by a statement of ours, as the ORM would give it."""
+    return Tournament._meta.get_field("options").from_db_value(value, None, connection)
+
+
+def _challenge_seats(challenger_seat: int, version_id: int, opponent_version_id: int | None,
+                     opponent_builtin: str) -> list[int | str]:
+    seats: list[int | str] = [version_id, opponent_version_id or opponent_builtin]
     return seats[::-1] if challenger_seat == 1 else seats
 
 
-def _give_matches(release_of: _Release, holder: Challenge | Tournament,
-                  rows: list[tuple[Any, ...]]) -> None:
-    """One match for each game row, made together (two inserts, whatever their number: a
-    round's games are released while the workers wait for them) and written on the rows by
-    one update. A challenge plays on its ladder's options and limits, a tournament on its
-    own."""
-    games = []
-    for row in rows:
-        seed_index, seats = release_of.game(holder, row)
-        games.append((game_seed(holder.seed, seed_index), [_seat(s) for s in seats]))
-    given = ({"options": holder.options, "limits": holder.limits}
-             if isinstance(holder, Tournament) else {})
-    matches = matches_create(ladder=Ladder(pk=holder.ladder_id), kind=release_of.kind,
-                             games=games, **given)
+def _give_matches(release_of: _Release, rows: list[GameRelease]) -> None:
+    """One match for each game row of one challenge or tournament, made together (two
+    inserts, whatever their number: a round's games are released while the workers wait
+    for them) and written on the rows by one update."""
+    games = [(game_seed(row[2], row[4]), [_seat(s) for s in release_of.seats(row)])
+             for row in rows]
+    matches = matches_create(ladder=Ladder(pk=rows[0][3]), kind=release_of.kind, games=games,
+                             **release_of.given(rows[0]))
     ids = [row[0] for row in rows]
     cases = " ".join(["WHEN %s THEN %s"] * len(ids))
     with connection.cursor() as cursor:

@@ -14,14 +14,17 @@ yet released when one side's bot was disabled by staff is never played: that sid
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import groupby
+
+from django.db import connection
 
 from games import Outcome
+from league.bots.models import Bot
 from league.competitions import formats
 from league.competitions.models import Entry, Series, SeriesGame, Tournament
 from league.ladders.lifecycle import CANCELLED, FAILED, FINISHED
-from league.ladders.models import Match
+from league.ladders.models import Match, Participant
 
 MAX_REPLAYS = 2
 """New matches for a game whose match failed, before it counts as a draw."""
@@ -47,14 +50,25 @@ def game_result(match: Match | None, first: int, second: int | None) -> Played |
     """What a game's match says: the entry (or side) that won, ``None`` for a draw, a solo
     score; ``PENDING`` while it has not finished (failed and cancelled ones are the
     caller's to replay)."""
-    if match is None or match.status != FINISHED:
+    if match is None:
         return PENDING
-    by_seat = {p.seat: p for p in match.participants.all()}
+    by_seat = {p.seat: p for p in match.participants.all()} if match.status == FINISHED else {}
+    return _result(match.status, first, second, by_seat[0].outcome if by_seat else "",
+                   by_seat[0].score if by_seat else None,
+                   by_seat[1].outcome if len(by_seat) > 1 else "")
+
+
+def _result(status: str | None, first: int, second: int | None, outcome: str,
+            score: float | None, second_outcome: str) -> Played | Pending:
+    """``game_result`` from a match's columns: its status, the first seat's outcome and
+    score, the second seat's outcome."""
+    if status != FINISHED:
+        return PENDING
     if second is None:
-        return float(by_seat[0].score or 0.0)
-    if by_seat[0].outcome == Outcome.WIN:
+        return float(score or 0.0)
+    if outcome == Outcome.WIN:
         return first
-    if by_seat[1].outcome == Outcome.WIN:
+    if second_outcome == Outcome.WIN:
         return second
     return None
 
@@ -68,9 +82,26 @@ def _given_up(first: int, second: int | None, disabled: set[int]) -> Played:
     return second if first in disabled else first
 
 
-def ended_badly(match: Match | None) -> bool:
-    """A match that ended without a result: failed, or cancelled."""
+def ended_badly(match: Match | GameRow | None) -> bool:
+    """A game whose match ended without a result: failed, or cancelled."""
     return match is not None and match.status in (FAILED, CANCELLED)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A series' game as ``load`` reads it: its row and its match's status (None: no match
+    yet)."""
+
+    pk: int
+    series_id: int
+    series_key: str
+    index: int
+    first_id: int
+    second_id: int | None
+    seed_index: int
+    replays: int
+    match_id: int | None
+    status: str | None
 
 
 @dataclass
@@ -83,8 +114,9 @@ class State:
     options: formats.Options
     rounds: list[formats.Round]
     results: dict[str, list[Played]] = field(default_factory=dict)
-    series: dict[str, Series] = field(default_factory=dict)
-    games: dict[str, list[SeriesGame]] = field(default_factory=dict)
+    series: dict[str, int] = field(default_factory=dict)
+    """Each series' row id, by key."""
+    games: dict[str, list[GameRow]] = field(default_factory=dict)
 
     @property
     def current(self) -> formats.Round | None:
@@ -104,47 +136,65 @@ def options_of(tournament: Tournament) -> formats.Options:
                            bracket_reset=tournament.bracket_reset)
 
 
-def seeded_entries(entries: Iterable[Entry]) -> list[formats.Entry]:
-    return [formats.Entry(e.pk, e.seed) for e in entries if e.seed is not None and
-            not e.withdrawn]
-
-
-def pairing_of(series: Series) -> formats.Pairing:
-    return formats.Pairing(key=series.key, round=series.round,
-                           kind=formats.PairingKind(series.kind), first=series.first_id,
-                           second=series.second_id, games=series.games, decider=series.decider)
+LOAD_SQL = f"""
+SELECT s.id, s.round, s.key, s.kind, s.first_id, s.second_id, s.games, s.decider,
+       g.id, g."index", g.first_id, g.second_id, g.seed_index, g.replays, g.match_id, m.status,
+       p0.outcome, p0.score, p1.outcome
+FROM {Series._meta.db_table} s
+LEFT JOIN {SeriesGame._meta.db_table} g ON g.series_id = s.id
+LEFT JOIN {Match._meta.db_table} m ON m.id = g.match_id
+LEFT JOIN {Participant._meta.db_table} p0 ON p0.match_id = m.id AND p0.seat = 0
+LEFT JOIN {Participant._meta.db_table} p1 ON p1.match_id = m.id AND p1.seat = 1
+WHERE s.tournament_id = %s
+ORDER BY s.round, s.position, g."index"
+"""
+"""A tournament's series in order, each with its games in order (none: one row of NULLs),
+each game with its match's status and the seats' outcomes and score."""
+ENTRIES_SQL = f"""
+SELECT e.id, e.seed, e.withdrawn, b.disabled
+FROM {Entry._meta.db_table} e JOIN {Bot._meta.db_table} b ON b.id = e.bot_id
+WHERE e.tournament_id = %s
+"""
 
 
 def load(tournament: Tournament) -> State:
-    """The tournament's state from its rows, in a fixed number of queries."""
-    series = list(Series.objects.filter(tournament=tournament).order_by("round", "position"))
-    games = list(SeriesGame.objects.filter(series__tournament=tournament)
-                 .select_related("match").prefetch_related("match__participants")
-                 .order_by("series_id", "index"))
-    by_series: dict[int, list[SeriesGame]] = {}
-    for g in games:
-        by_series.setdefault(g.series_id, []).append(g)
-    rounds: dict[int, list[formats.Pairing]] = {}
-    entries = list(tournament.entries.select_related("bot"))
-    disabled = {e.pk for e in entries if e.bot.disabled}
+    """The tournament's state from its rows, by two statements written out: it runs at every
+    round's end, between the last game and the next round's first (the workers wait), and
+    for every tournament page."""
+    with connection.cursor() as cursor:
+        cursor.execute(ENTRIES_SQL, [tournament.pk])
+        entries = cursor.fetchall()
+        cursor.execute(LOAD_SQL, [tournament.pk])
+        rows = cursor.fetchall()
+    disabled = {pk for pk, _, _, off in entries if off}
     state = State(tournament=tournament, fmt=formats.Format(tournament.format),
-                  entries=seeded_entries(entries), options=options_of(tournament), rounds=[])
-    for s in series:
-        rounds.setdefault(s.round, []).append(pairing_of(s))
-        state.series[s.key] = s
-        state.games[s.key] = by_series.get(s.pk, [])
+                  entries=[formats.Entry(pk, seed) for pk, seed, withdrawn, _ in entries
+                           if seed is not None and not withdrawn],
+                  options=options_of(tournament), rounds=[])
+    state.entries.sort(key=lambda e: e.seed)
+    rounds: dict[int, list[formats.Pairing]] = {}
+    for series_id, series_rows in groupby(rows, key=lambda row: row[0]):
+        series_rows = list(series_rows)
+        _, number, key, kind, first, second, games, decider = series_rows[0][:8]
+        rounds.setdefault(number, []).append(formats.Pairing(
+            key=key, round=number, kind=formats.PairingKind(kind), first=first, second=second,
+            games=games, decider=decider))
+        state.series[key] = series_id
+        state.games[key] = [GameRow(row[8], series_id, key, *row[9:16])
+                            for row in series_rows if row[8] is not None]
         played: list[Played] = []
-        for g in state.games[s.key]:
-            result = game_result(g.match, g.first_id, g.second_id)
-            if isinstance(result, Pending) and g.match is None and (
+        for g, row in zip(state.games[key], (r for r in series_rows if r[8] is not None),
+                          strict=True):
+            result = _result(g.status, g.first_id, g.second_id, *row[16:19])
+            if isinstance(result, Pending) and g.match_id is None and (
                     {g.first_id, g.second_id} & disabled):
                 result = _given_up(g.first_id, g.second_id, disabled)
             if isinstance(result, Pending):
-                if g.replays >= MAX_REPLAYS and ended_badly(g.match):
+                if g.replays >= MAX_REPLAYS and ended_badly(g):
                     result = 0.0 if g.second_id is None else None  # given up: a draw
                 else:
                     break
             played.append(result)
-        state.results[s.key] = played
+        state.results[key] = played
     state.rounds = [formats.Round(n, tuple(p)) for n, p in sorted(rounds.items())]
     return state

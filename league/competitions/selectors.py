@@ -17,11 +17,17 @@ from league.competitions.models import (
     ChallengeGame,
     ChallengeState,
     Entry,
-    SeriesGame,
     Tournament,
     TournamentState,
 )
-from league.competitions.results import PENDING, Pending, State, game_result, load
+from league.competitions.results import (
+    PENDING,
+    GameRow,
+    Pending,
+    State,
+    game_result,
+    load,
+)
 
 RULES = {
     formats.Format.ROUND_ROBIN: "Everyone meets everyone once. A series won is 1 point, drawn "
@@ -191,9 +197,9 @@ def tournament_page(t: Tournament) -> TournamentPage:
         rules=RULES[fmt], series_rule=SERIES_RULE)
 
 
-def _result_text(result: object, game: SeriesGame) -> str:
+def _result_text(result: object, game: GameRow) -> str:
     if isinstance(result, Pending):
-        return game.match.status if game.match is not None else "waiting"
+        return game.status or "waiting"
     if isinstance(result, float):
         return f"{result:g}"
     if result is None:
@@ -214,7 +220,7 @@ def _rounds(state: State, entries: dict[int, Entry]) -> list[tuple[int, list[Ser
             counted = state.results.get(p.key, [])
             for i, g in enumerate(state.games.get(p.key, [])):
                 result = counted[i] if i < len(counted) else PENDING
-                status = (g.match.status if g.match else
+                status = (g.status if g.status is not None else
                           "not played" if i < len(counted) else "waiting")
                 view.games.append(GameView(
                     index=g.index, match_id=g.match_id, status=status,

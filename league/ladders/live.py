@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -39,7 +40,9 @@ class LivePublisher(Every):
                  immediate: bool = False) -> None:
         self.claim = claim
         self.immediate = immediate
-        self._buffer: list[LiveMove] = []
+        self._buffer: list[tuple[int, int, str, float, datetime]] = []
+        """``(number, seat, move, time, played_at)``: plain values, made into rows by the
+        side thread (a model instance costs the referee's loop ~12 µs a move)."""
         self._count = 0
         self.published = False
         """Whether any live move may have reached the database."""
@@ -49,10 +52,8 @@ class LivePublisher(Every):
 
     def on_move(self, _state: State, move: MoveRecord) -> None:
         with self._lock:
-            self._buffer.append(LiveMove(match_id=self.claim.match_id,
-                                         attempt=self.claim.attempt, number=self._count,
-                                         seat=move.seat, move=move.move, time=move.time,
-                                         played_at=timezone.now()))
+            self._buffer.append((self._count, move.seat, move.move, move.time,
+                                 timezone.now()))
             self._count += 1
         if self.immediate:
             self._flush()
@@ -63,8 +64,12 @@ class LivePublisher(Every):
         if not batch:
             return
         self.published = True
+        claim = self.claim
         try:
-            LiveMove.objects.bulk_create(batch, ignore_conflicts=True)
+            LiveMove.objects.bulk_create(
+                [LiveMove(match_id=claim.match_id, attempt=claim.attempt, number=number,
+                          seat=seat, move=move, time=time, played_at=played_at)
+                 for number, seat, move, time, played_at in batch], ignore_conflicts=True)
         except Exception:  # a blip must not end the match: the moves go out with the next
             log.exception("match %s: publishing live moves failed", self.claim.match_id)
             close_old_connections()
