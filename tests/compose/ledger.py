@@ -75,13 +75,15 @@ def set_matchmaking(dep: League, on: bool) -> None:
               f"Ladder.objects.update(active={on})")
 
 
-def settle(dep: League, timeout: float = 180) -> dict[str, Any]:
+def settle(dep: League, timeout: float = 180, resume: bool = True) -> dict[str, Any]:
     """Stop making matches, wait until every open one has ended, read the books, and make
-    matches again. Beat stays up: its reaper is what brings lost matches back."""
+    matches again (unless not to ``resume``). Beat stays up: its reaper is what brings lost
+    matches back."""
     set_matchmaking(dep, False)
     try:
         wait(lambda: not ledger(dep)["open"], timeout, "every open match to end",
              lambda: dep.logs(dep.worker, "beat", tail=80), every=2)
         return ledger(dep)
     finally:
-        set_matchmaking(dep, True)
+        if resume:
+            set_matchmaking(dep, True)

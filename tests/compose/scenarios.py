@@ -161,8 +161,9 @@ def broken_worker_fails_matches(dep: Deployment, versions: list[dict[str, Any]],
     """With the worker replaced by ``docker-compose run <run>`` (one whose sandbox cannot
     work), a new match ends failed as infrastructure after its retries, its detail saying
     ``says``; nobody forfeits, nobody is rated, the books stay straight."""
-    settle(dep)
-    set_matchmaking(dep, False)
+    # nothing open, nothing made meanwhile: the worker stops at once (a match in play would
+    # hold its gentle stop up for as long as the slow bots take)
+    settle(dep, resume=False)
     dep.compose("stop", "-t", "60", dep.worker)
     broken = dep.compose("run", "-d", "--no-deps", *run).stdout.split()
     try:

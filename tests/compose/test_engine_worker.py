@@ -1,5 +1,6 @@
 """The other worker of the compose deployment, ``worker-engine`` (profile ``engine``): bots in
-containers of the host's Docker engine. On a deployment of its own: a probe bot plays rated
+containers of the host's Docker engine. On a deployment of its own (brought up early, as the
+package's): a probe bot plays rated
 matches and reaches nothing; a worker SIGKILLed mid-match loses and doubles nothing; an
 engine out of reach fails matches as infrastructure, never as a bot's loss."""
 
@@ -12,15 +13,18 @@ import pytest
 
 from benchmarks.deployment import Deployment
 from tests.compose import scenarios
-from tests.compose.conftest import deployed
+from tests.compose.early import EARLY
 
 pytestmark = [pytest.mark.compose, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
 def engine() -> Iterator[Deployment]:
-    with deployed(workers=1, sandbox="docker") as dep:
+    dep = EARLY.take("engine")
+    try:
         yield dep
+    finally:
+        EARLY.give_back("engine", dep)
 
 
 @pytest.fixture(scope="module")

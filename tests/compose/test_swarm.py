@@ -7,95 +7,26 @@ containers, secrets, network, volume, node labels — and the engine's swarm sta
 
 from __future__ import annotations
 
-import contextlib
-import os
-import shutil
-import subprocess
-import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from benchmarks.deployment import Stack, build_images, docker_lines, engine_ready, wait
-from tests.compose.conftest import SETTINGS
+from benchmarks.deployment import Stack, docker_lines, wait
+from tests.compose.early import EARLY
 from tests.compose.ledger import ledger
 from tests.compose.scenarios import killed_worker_loses_and_doubles_nothing, steady_players
 
 pytestmark = [pytest.mark.compose, pytest.mark.slow]
 
 
-def engine_swarm() -> str:
-    """``inactive``, ``active`` (a manager), or what else this engine's swarm state is."""
-    state = docker_lines("info", "-f", "{{.Swarm.LocalNodeState}} {{.Swarm.ControlAvailable}}")
-    return {"inactive false": "inactive", "active true": "active"}.get(state[0], state[0])
-
-
-def why_not() -> str | None:
-    """Why the swarm test cannot run here, or None."""
-    reason = engine_ready()
-    if reason:
-        return reason
-    state = engine_swarm()
-    if state not in ("inactive", "active"):
-        return f"this engine is in a swarm it does not manage ({state})"
-    return None
-
-
-def ipvs() -> bool:
-    """Whether the kernel has IPVS, which the routing mesh needs (dockerd loads it)."""
-    if not Path("/proc/net/ip_vs").exists() and shutil.which("modprobe"):
-        subprocess.run(["modprobe", "-q", "ip_vs"], capture_output=True, check=False)
-    return Path("/proc/net/ip_vs").exists()
-
-
-@contextlib.contextmanager
-def single_node_swarm() -> Iterator[None]:
-    """This engine as a swarm manager, for the block; a swarm made here is left again, and
-    the bridge it made (docker_gwbridge) removed."""
-    if engine_swarm() == "active":
-        yield
-        return
-    bridge_before = bool(docker_lines("network", "ls", "-q", "--filter", "name=^docker_gwbridge$"))
-    # A loopback address: the swarm is this one machine, and nothing outside can join it.
-    docker_lines("swarm", "init", "--advertise-addr", "127.0.0.1",
-                 "--listen-addr", "127.0.0.1:2377")
-    try:
-        yield
-    finally:
-        docker_lines("swarm", "leave", "--force")
-        if not bridge_before:
-            # The bridge outlives the swarm; it goes once its last endpoint has.
-            wait(lambda: subprocess.run(
-                ["docker", "network", "rm", "docker_gwbridge"], capture_output=True,
-                check=False).returncode == 0
-                or not docker_lines("network", "ls", "-q", "--filter", "name=^docker_gwbridge$"),
-                60, "docker_gwbridge removed")
-        assert engine_swarm() == "inactive"
-
-
 @pytest.fixture(scope="module")
 def stack() -> Iterator[Stack]:
-    reason = why_not()
-    if reason:
-        pytest.skip(reason)
-    images = build_images()
-    # One worker task (one node), playing two matches at once. The mesh needs IPVS; without
-    # it web is published on the node itself, where one replica holds the port.
-    mesh = ipvs()
-    with single_node_swarm():
-        name = f"blswarm{uuid.uuid4().hex[:8]}"
-        folder = Path(os.environ.get("TMPDIR", "/tmp")) / f"botleague-{name}"
-        dep = Stack(name=name, folder=folder, settings={**SETTINGS, "WORKER_CONCURRENCY": "2"},
-                    web_replicas=2 if mesh else 1, publish="ingress" if mesh else "host",
-                    images=images)
-        try:
-            dep.up()
-            yield dep
-        finally:
-            # Idempotent: the last test has normally done it and checked what is left.
-            dep.down()
+    made = EARLY.take("swarm")  # brought up early: tests/compose/early.py
+    try:
+        yield made[0]
+    finally:
+        EARLY.give_back("swarm", made)
 
 
 def rows(answer: list | dict) -> list:
