@@ -50,12 +50,11 @@ def game_result(match: Match | None, first: int, second: int | None) -> Played |
     """What a game's match says: the entry (or side) that won, ``None`` for a draw, a solo
     score; ``PENDING`` while it has not finished (failed and cancelled ones are the
     caller's to replay)."""
-    if match is None:
+    if match is None or match.status != FINISHED:
         return PENDING
-    by_seat = {p.seat: p for p in match.participants.all()} if match.status == FINISHED else {}
-    return _result(match.status, first, second, by_seat[0].outcome if by_seat else "",
-                   by_seat[0].score if by_seat else None,
-                   by_seat[1].outcome if len(by_seat) > 1 else "")
+    by_seat = {p.seat: p for p in match.participants.all()}
+    return _result(FINISHED, first, second, by_seat[0].outcome, by_seat[0].score,
+                   by_seat[1].outcome if 1 in by_seat else "")
 
 
 def _result(status: str | None, first: int, second: int | None, outcome: str,
@@ -179,12 +178,11 @@ def load(tournament: Tournament) -> State:
         rounds.setdefault(number, []).append(formats.Pairing(
             key=key, round=number, kind=formats.PairingKind(kind), first=first, second=second,
             games=games, decider=decider))
+        game_rows = [row for row in series_rows if row[8] is not None]
         state.series[key] = series_id
-        state.games[key] = [GameRow(row[8], series_id, key, *row[9:16])
-                            for row in series_rows if row[8] is not None]
+        state.games[key] = [GameRow(row[8], series_id, key, *row[9:16]) for row in game_rows]
         played: list[Played] = []
-        for g, row in zip(state.games[key], (r for r in series_rows if r[8] is not None),
-                          strict=True):
+        for g, row in zip(state.games[key], game_rows, strict=True):
             result = _result(g.status, g.first_id, g.second_id, *row[16:19])
             if isinstance(result, Pending) and g.match_id is None and (
                     {g.first_id, g.second_id} & disabled):
