@@ -6,6 +6,7 @@ Prints what happened as JSON."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import os
@@ -103,12 +104,15 @@ def main() -> None:
             "statuses": sorted(set(Match.objects.filter(kind__in=["tournament", "challenge"])
                                    .values_list("status", flat=True)))}))
     finally:
-        os.killpg(worker.pid, signal.SIGTERM)
-        try:
+        # The main process, which stops its pool (as ``./dev up`` stops it): a SIGTERM to the
+        # whole group reaches the pool's processes too, and the main then waits for them
+        # until killed (a minute here, every time)
+        worker.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):  # what it wrote is what counts
             worker.wait(60)
-        except subprocess.TimeoutExpired:  # a busy machine: what it wrote is what counts
+        with contextlib.suppress(ProcessLookupError):  # whatever of the group is left
             os.killpg(worker.pid, signal.SIGKILL)
-            worker.wait()
+        worker.wait()
 
 
 if __name__ == "__main__":
