@@ -15,8 +15,5 @@ from tests.compose.early import EARLY
 
 @pytest.fixture(scope="package")
 def deployment() -> Iterator[Deployment]:
-    dep = EARLY.take("bwrap")
-    try:
+    with EARLY.lent("bwrap") as dep:
         yield dep
-    finally:
-        EARLY.give_back("bwrap", dep)

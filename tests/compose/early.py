@@ -18,7 +18,7 @@ import subprocess
 import threading
 import traceback
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -156,6 +156,15 @@ class Early:
         with self._lock:
             self._taken.add(kind)
         return self._made[kind].result(timeout=1500)
+
+    @contextlib.contextmanager
+    def lent(self, kind: str) -> Iterator[Any]:
+        """A fixture's deployment for its block: taken, then given back however it ends."""
+        made = self.take(kind)
+        try:
+            yield made
+        finally:
+            self.give_back(kind, made)
 
     def give_back(self, kind: str, made: Any) -> None:
         """Bring it down in a thread; ``close`` says whether that went well."""

@@ -20,11 +20,8 @@ pytestmark = [pytest.mark.compose, pytest.mark.slow]
 
 @pytest.fixture(scope="module")
 def engine() -> Iterator[Deployment]:
-    dep = EARLY.take("engine")
-    try:
+    with EARLY.lent("engine") as dep:
         yield dep
-    finally:
-        EARLY.give_back("engine", dep)
 
 
 @pytest.fixture(scope="module")

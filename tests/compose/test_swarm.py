@@ -22,11 +22,8 @@ pytestmark = [pytest.mark.compose, pytest.mark.slow]
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[Stack]:
-    made = EARLY.take("swarm")  # brought up early: tests/compose/early.py
-    try:
-        yield made[0]
-    finally:
-        EARLY.give_back("swarm", made)
+    with EARLY.lent("swarm") as (stack, _):  # brought up early: tests/compose/early.py
+        yield stack
 
 
 def rows(answer: list | dict) -> list:
