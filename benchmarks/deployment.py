@@ -277,11 +277,11 @@ class Stack(League):
 
 
 def stranded_bot_containers() -> list[str]:
-    """Bot containers on this engine whose slot nobody holds: left by a worker that died."""
-    from sandbox.backends.docker import leftover_containers
-    from sandbox.slots import slot_busy
+    """Bot containers on this engine whose slot no live worker holds: left by one that died
+    (the rule of ``benchmarks.leftovers``)."""
+    from benchmarks.leftovers import bot_containers
 
-    return [name for name, slot in leftover_containers() if slot is None or not slot_busy(slot)]
+    return bot_containers()
 
 
 def docker_lines(*args: str) -> list[str]:

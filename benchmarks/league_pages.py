@@ -5,6 +5,7 @@ concurrent clients.
 
     export DATABASE_URL=postgres://postgres@127.0.0.1:5432/botleague_scale
     .venv/bin/python -m benchmarks.scale_data     # once: ~10 minutes, see docs/benchmarks.md
+    .venv/bin/python manage.py stats_recount --fix  # once: the statistics' rows, ~10-30 min
     .venv/bin/python -m benchmarks.league_pages [--requests 200] [--clients 1 16]
 
 Baseline, measured in the same run: the same pages on a small league made by the same
@@ -16,7 +17,8 @@ the floor of any request. Beside the latencies, the CPU time the server (gunicor
 processes, from /proc) and its PostgreSQL sessions spent per request: on a machine shared
 with other work the latencies say how long people waited, the CPU what a page costs.
 Targets (issue 9), p95 with one client: ladder page, rankings API and match page at most
-50 ms, bot page at most 100 ms.
+50 ms, bot page at most 100 ms; a bot's statistics, page and API, at most 100 ms (issue 37;
+their rows made first: ``manage.py stats_recount --fix`` on the data set, once).
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ from benchmarks.common import stop_group
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL_DB = "botleague_pages_small"
-TARGETS = {"ladder page": 50.0, "rankings API": 50.0, "bot page": 100.0, "match page": 50.0}
+TARGETS = {"ladder page": 50.0, "rankings API": 50.0, "bot page": 100.0, "match page": 50.0,
+           "statistics page": 100.0, "statistics API": 100.0}
 """p95 ms with one client, by the start of a page's name."""
 SERVER_ENV = {"API_THROTTLE_ANON": "100000000/min", "API_THROTTLE_USER": "100000000/min",
               "LOG_LEVEL": "WARNING", "DATABASE_CONN_MAX_AGE": "3600"}
@@ -103,9 +106,66 @@ def make_small_league(bots: int, matches: int) -> str:
     env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "league.settings"}
     for command in (["manage.py", "migrate", "-v0"],
                     ["-m", "benchmarks.scale_data", "--bots", str(bots), "--matches",
-                     str(matches), "--quiet"]):
-        subprocess.run([sys.executable, *command], cwd=ROOT, env=env, check=True)
+                     str(matches), "--quiet"],
+                    # the statistics' sums, as a league that kept them from its start has
+                    ["manage.py", "stats_recount", "--fix"]):
+        subprocess.run([sys.executable, *command], cwd=ROOT, env=env, check=True,
+                       stdout=subprocess.DEVNULL)
     return url
+
+
+STATS_FILL = """
+INSERT INTO ladders_versionstats (version_id, opponent, seat, seed, games, wins, losses, draws,
+    scored, score_sum, score_sq_sum, forfeit_timeout, forfeit_crash, forfeit_illegal,
+    forfeit_malformed, forfeit_limit, forfeit_start, length_sum, {lengths}, timed_moves,
+    move_time_sum, move_time_max, {move_times})
+SELECT p.version_id, COALESCE(o.version_id, 0), p.seat,
+    CASE WHEN l.kind = 'rated' THEN 0 ELSE m.seed END, count(*),
+    count(*) FILTER (WHERE p.outcome = 'win'), count(*) FILTER (WHERE p.outcome = 'loss'),
+    count(*) FILTER (WHERE p.outcome = 'draw'), count(p.score), COALESCE(sum(p.score), 0),
+    COALESCE(sum(p.score * p.score), 0),
+    count(*) FILTER (WHERE p.forfeit = 'timeout'), count(*) FILTER (WHERE p.forfeit = 'crash'),
+    count(*) FILTER (WHERE p.forfeit = 'illegal'),
+    count(*) FILTER (WHERE p.forfeit = 'malformed'),
+    count(*) FILTER (WHERE p.forfeit IN ('output-limit', 'memory-limit')),
+    count(*) FILTER (WHERE p.forfeit IN ('compile', 'package')),
+    COALESCE(sum(m.moves) FILTER (WHERE {played}), 0), {length_counts},
+    COALESCE(sum(GREATEST(p.moves - 1, 0)) FILTER (WHERE {played}), 0),
+    COALESCE(sum(p.time_used), 0), 0.5,
+    COALESCE(sum(GREATEST(p.moves - 1, 0)) FILTER (WHERE {played}), 0), 0, 0, 0, 0, 0
+FROM ladders_participant p JOIN ladders_match m ON m.id = p.match_id
+JOIN ladders_ladder l ON l.id = m.ladder_id
+LEFT JOIN ladders_participant o ON o.match_id = p.match_id AND o.seat <> p.seat
+WHERE m.kind = 'ladder' AND m.status = 'finished' AND p.version_id IS NOT NULL
+GROUP BY 1, 2, 3, 4
+"""
+
+
+def fill_statistics(url: str) -> int:
+    """The statistics' rows (``VersionStats``) of the large data set, if it has none (it
+    should have them from ``manage.py stats_recount --fix``, ~10 minutes at 1M matches), in
+    one SQL statement: the same rows, keys and counts as ``manage.py stats_recount --fix``
+    writes, but every move time in the first bucket (the generator's replays are a pool of
+    games, their move times no bot's own; and the recount would read a million replays).
+    What a page reads costs the same either way. Returns the rows written."""
+    import psycopg
+
+    from league.ladders.models import LENGTH_BOUNDS
+
+    edges = [0, *LENGTH_BOUNDS]
+    played = "m.reason NOT IN ('build-error', 'package-error')"
+    counts = [f"count(*) FILTER (WHERE {played} AND m.moves >= {a} AND m.moves < {b})"
+              for a, b in zip(edges, [*LENGTH_BOUNDS, 2**62], strict=True)]
+    sql = STATS_FILL.format(
+        lengths=", ".join(f"length_{i}" for i in range(len(counts))),
+        move_times=", ".join(f"move_time_{i}" for i in range(6)), played=played,
+        length_counts=", ".join(counts))
+    with psycopg.connect(url.replace("postgres://", "postgresql://", 1)) as conn:
+        if conn.execute("SELECT 1 FROM ladders_versionstats LIMIT 1").fetchone():
+            return 0
+        written = conn.execute(sql).rowcount
+        conn.execute("ANALYZE ladders_versionstats")
+        return written
 
 
 def drop_small_league() -> None:
@@ -176,6 +236,10 @@ def pages(alias: str, rng: random.Random) -> dict[str, list[str]]:
         "bot page, random bots": [f"/bots/{pk}/" for pk in rng.sample(ids, min(40, len(ids)))],
         "bot page, 5 busiest bots": [f"/bots/{pk}/" for pk in busiest],
         "match page, random matches": [f"/matches/{pk}/" for pk in matches],
+        "statistics page, random bots": [f"/bots/{pk}/stats/"
+                                         for pk in rng.sample(ids, min(40, len(ids)))],
+        "statistics page, 5 busiest": [f"/bots/{pk}/stats/" for pk in busiest],
+        "statistics API, 5 busiest": [f"/api/bots/{pk}/stats/" for pk in busiest],
     }
 
 
@@ -282,6 +346,13 @@ def run_site(base: str, urls: dict[str, list[str]], clients: list[int], requests
     return results
 
 
+def _only(urls: dict[str, list[str]], names: list[str]) -> dict[str, list[str]]:
+    """The pages named (by the start of their names), with /health/ as the floor."""
+    if not names:
+        return urls
+    return {k: v for k, v in urls.items() if k.startswith(("health", *names))}
+
+
 def target_for(name: str) -> float | None:
     return next((ms for page, ms in TARGETS.items() if name.startswith(page)), None)
 
@@ -317,6 +388,8 @@ def main() -> None:
     parser.add_argument("--no-baseline", action="store_true",
                         help="skip the small league (no ratios)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", nargs="+", default=[],
+                        help="time only the pages whose names start so ('statistics')")
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
         raise SystemExit("set DATABASE_URL to the PostgreSQL database holding the scale data "
@@ -345,14 +418,18 @@ def main() -> None:
         if not args.no_baseline:
             print("making the small league for the baseline...", file=sys.stderr, flush=True)
             small_url = make_small_league(args.small_bots, args.small_matches)
-            urls = pages("small", random.Random(args.seed))
+            urls = _only(pages("small", random.Random(args.seed)), args.only)
             sizes += (f"; small: {Bot.objects.using('small').count():,} bots, "
                       f"{Match.objects.using('small').count():,} matches")
             connections["small"].close()
             print("small league:", file=sys.stderr, flush=True)
             with serving(small_url, args.port, log) as (base, group):
                 small = run_site(base, urls, args.clients, args.requests, group, SMALL_DB)
-        urls = pages("default", random.Random(args.seed))
+        started = time.monotonic()
+        if filled := fill_statistics(os.environ["DATABASE_URL"]):
+            print(f"statistics filled: {filled:,} rows in {time.monotonic() - started:.0f} s",
+                  file=sys.stderr, flush=True)
+        urls = _only(pages("default", random.Random(args.seed)), args.only)
         connections["default"].close()
         print("large league:", file=sys.stderr, flush=True)
         with serving(os.environ["DATABASE_URL"], args.port, log) as (base, group):

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -20,6 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import requests
+
+from benchmarks.common import stop_group
+from league.supervise import web_command
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "a-long-Password-9"
@@ -42,14 +44,8 @@ class Process:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
     def stop(self) -> None:
-        """SIGTERM the group (warm shutdown), then SIGKILL what is left (bots included)."""
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(10)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(10)
+        """A warm shutdown, then SIGKILL to what is left (bots included): ``stop_group``."""
+        stop_group(self.process, 10)
 
     def cpu_seconds(self) -> float:
         """User + system CPU time of the process and its children so far (from /proc)."""
@@ -257,14 +253,13 @@ def serving(url: str) -> bool:
 @contextlib.contextmanager
 def league_processes(env: dict[str, str], logs: Path, *, port: int, play_slots: int
                      ) -> Iterator[tuple[Process, Process]]:
-    """The web server (one process, 16 threads: each play page holds one in its long poll)
-    and a play worker of ``play_slots`` processes, serving; stopped at the end."""
+    """The web server (one process, as ``./dev up`` starts each of its two: a waiting play page
+    holds none of its threads) and a play worker of ``play_slots`` processes, serving;
+    stopped at the end."""
     python = sys.executable
     url = f"http://127.0.0.1:{port}"
     logs.mkdir(parents=True, exist_ok=True)
-    web = spawn("web", [python, "-m", "gunicorn", "league.wsgi:application", "--bind",
-                        f"127.0.0.1:{port}", "--workers", "1", "--threads", "16",
-                        "--graceful-timeout", "2"], env, logs)
+    web = spawn("web", web_command(f"127.0.0.1:{port}", processes=1), env, logs)
     play = spawn("play", [python, "-m", "celery", "-A", "league", "worker", "-l", "info",
                           "-c", str(play_slots), "-n", f"play-{port}@%h", "-Q", "play",
                           "--without-mingle", "--without-gossip", "--without-heartbeat"],

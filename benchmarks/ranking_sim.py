@@ -43,7 +43,7 @@ PlayPairing = Callable[[int, int], tuple[int | None, int | None]]
 """Plays pairing (a, b): a seated first, then b; returns each match's winning seat (None: draw)."""
 
 MET_WINDOW = 200
-"""As ``league.ladders.matchmaking.MET_WINDOW``: meetings count over the ladder's latest 200
+"""As ``league.ladders.boards.MET_WINDOW``: meetings count over the ladder's latest 200
 matches. Copied, not imported: that module needs Django's apps loaded, which writes files."""
 
 

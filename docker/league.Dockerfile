@@ -51,5 +51,4 @@ RUN SECRET_KEY=collectstatic-only BOTLEAGUE_DATA=/tmp/build-data \
 # Web and beat run as this user; the workers run as root (compose.yml says why).
 USER league
 EXPOSE 8000
-CMD ["gunicorn", "league.wsgi:application", "-c", "python:league.gunicorn_conf", \
-     "--bind", "0.0.0.0:8000", "--workers", "2", "--threads", "4", "--graceful-timeout", "5"]
+CMD ["gunicorn", "-c", "python:league.gunicorn_conf", "--bind", "0.0.0.0:8000", "--workers", "2"]

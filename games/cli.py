@@ -17,7 +17,8 @@ from games.registry import game_ids, make_game
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        return args.run(args)
+        code: int = args.run(args)
+        return code
     except ReplayError as error:
         print(f"error: illegal move at index {error.index} ({error.error.move!r}): "
               f"{error.error.reason}", file=sys.stderr)

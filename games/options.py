@@ -27,12 +27,14 @@ class _RangeOption(Generic[N]):
     def check(self, value: Any) -> N:
         if isinstance(value, bool) or not isinstance(value, self.accepts):
             raise OptionError(self.name, f"must be {self.expected}, got {value!r}")
-        if not self.min <= value <= self.max:
+        number: Any = value  # of one of ``accepts``: comparable with the bounds
+        if not self.min <= number <= self.max:
             raise OptionError(self.name, f"{value} is out of range {self.min}..{self.max}")
         return self._convert(value)
 
     def _convert(self, value: Any) -> N:
-        return value
+        converted: N = value
+        return converted
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "type": self.kind, "default": self.default,

@@ -7,6 +7,11 @@ so replays stay reproducible across Python versions and can be re-derived in oth
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
@@ -41,7 +46,7 @@ class Rng:
         """Uniform float in ``[0, 1)`` with 53 random bits."""
         return (self.next64() >> 11) * (1.0 / (1 << 53))
 
-    def choice(self, items: list):  # type: ignore[no-untyped-def]
+    def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
 
     def copy(self) -> Rng:

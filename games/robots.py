@@ -145,7 +145,8 @@ class Robots(Game):
 
     def robots_for(self, level: int) -> int:
         """Robots placed at the start of ``level``: level x 5, capped by the options and board."""
-        return min(level * 5, self.options["max_robots"], self.geometry.cells - 1)
+        most: int = self.options["max_robots"]
+        return min(level * 5, most, self.geometry.cells - 1)
 
     def new_state(self, seed: int = 0) -> RobotsState:
         state = RobotsState(self, seed)
@@ -262,8 +263,9 @@ class RobotsState(SoloState):
         word = Command(digit).word
         if target < 0:
             r, c = self.position
-            raise IllegalMoveError(move, f"stepping {word} from ({r},{c}) leaves the board")
-        where = f"({target // self.game.cols},{target % self.game.cols})"
+            raise IllegalMoveError(move, f"stepping {word} from {cell_words(r, c)} leaves the "
+                                         "board")
+        where = cell_words(target // self.game.cols, target % self.game.cols)
         thing = "robot" if self.robots >> target & 1 else "scrap"
         raise IllegalMoveError(move, f"stepping {word} runs into the {thing} at {where}")
 
@@ -294,7 +296,7 @@ class RobotsState(SoloState):
         if caught:
             self.robots = survivors | player_bit
             r, c = self.position
-            self._end("game-over", f"a robot reached the player at ({r},{c}) "
+            self._end("game-over", f"a robot reached the player at {cell_words(r, c)} "
                                    f"on level {self.level}")
             return
         self.robots = survivors
@@ -340,6 +342,11 @@ class RobotsState(SoloState):
         lines.append(self._last_line(f"level {self.level}, score {self.score}, turn "
                                      f"{self.turn}, {self.robots.bit_count()} robots left"))
         return "\n".join(lines)
+
+
+def cell_words(row: int, col: int) -> str:
+    """A cell as the board's labels name it (rows and columns from 0): "row 7, column 4"."""
+    return f"row {row}, column {col}"
 
 
 def _nth_bit(mask: int, n: int, chunk: int) -> int:

@@ -1,7 +1,10 @@
 """Stones (game id ``stones``): place stones that may not touch any other stone.
 
 Cells are bits ``row * size + col`` of an int. A stone blocks its 3x3 neighbourhood for both
-players; the player to move with no free cell loses. See ``docs/rules/stones.md``.
+players; the player to move with no free cell loses. The option ``holes`` blocks that many
+cells drawn from the match seed before the first move, so the board differs from seed to seed
+(without it the game is the same every match and the seat decides it: see
+``docs/rules/stones.md``).
 """
 
 from __future__ import annotations
@@ -58,11 +61,15 @@ class Stones(Game):
     score_unit = "stones"
     num_players = 2
     scored = False  # stones placed are reported as scores, but only win/loss counts
-    options_schema = OptionSchema(IntOption("size", 5, 2, 9, "board side n (n x n)"))
+    options_schema = OptionSchema(
+        IntOption("size", 5, 2, 9, "board side n (n x n)"),
+        IntOption("holes", 0, 0, 40, "cells blocked at the start, drawn from the seed "
+                  "(at most n*n - 1)"))
 
     @property
     def size(self) -> int:
-        return self.options["size"]
+        size: int = self.options["size"]
+        return size
 
     def split_moves(self, text: str) -> list[str]:
         """Moves are ``r,c`` themselves: ``2,2;0,0`` or simply ``2,2,0,0`` (pairs)."""
@@ -74,8 +81,15 @@ class Stones(Game):
                             "or separate moves with ';'")
         return [f"{r},{c}" for r, c in zip(numbers[::2], numbers[1::2], strict=True)]
 
+    @property
+    def holes(self) -> int:
+        holes: int = self.options["holes"]
+        return min(holes, self.size * self.size - 1)  # one free cell at least: a first move
+
     def new_state(self, seed: int = 0) -> StonesState:
-        return StonesState(self, seed)
+        state = StonesState(self, seed)
+        state.drill(self.holes)
+        return state
 
     def state_from_observation(self, observation: Mapping[str, Any]) -> StonesState:
         rows = observation["board"]
@@ -86,10 +100,12 @@ class Stones(Game):
         placed = [0, 0]
         for r, line in enumerate(rows):
             for c, ch in enumerate(line):
+                i = r * self.size + c
                 if ch == "#":
-                    i = r * self.size + c
                     state.stones |= 1 << i
                     state.blocked |= hood[i]
+                elif ch == "x":  # next to a stone, or a hole: blocked either way
+                    state.blocked |= 1 << i
         state.turn = observation.get("turn", bin(state.stones).count("1"))
         placed[0] = (state.turn + 1) // 2
         placed[1] = state.turn // 2
@@ -117,6 +133,13 @@ class StonesState(State):
     def to_move(self) -> int | None:
         return None if self._result is not None else self._player
 
+    def drill(self, holes: int) -> None:
+        """Block ``holes`` distinct cells drawn from the seed's own stream (Stones has no
+        other chance, so the draw is the whole of what the seed decides)."""
+        cells = list(range(self.size * self.size))
+        for _ in range(holes):
+            self.blocked |= 1 << cells.pop(self.rng.below(len(cells)))
+
     def free_mask(self) -> int:
         return self.full & ~self.blocked
 
@@ -142,7 +165,9 @@ class StonesState(State):
         if self.stones >> i & 1:
             raise IllegalMoveError(move, f"cell ({m.row},{m.col}) already holds a stone")
         if self.blocked >> i & 1:
-            raise IllegalMoveError(move, f"cell ({m.row},{m.col}) touches a stone")
+            # blocked with no stone around it: one of the holes drawn at the start
+            why = "touches a stone" if neighbourhoods(n)[i] & self.stones else "is a hole"
+            raise IllegalMoveError(move, f"cell ({m.row},{m.col}) {why}")
         self.stones |= 1 << i
         self.blocked |= neighbourhoods(n)[i]
         self.placed[self._player] += 1

@@ -16,7 +16,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
 
 app = Celery("league")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["league.ladders", "league.competitions", "league.ops"])
+app.autodiscover_tasks(["league.ladders", "league.competitions", "league.versiontests",
+                        "league.ops", "league.notifications"])
 
 
 @task_prerun.connect

@@ -51,7 +51,8 @@ class RotatingLog:
     """A process's output kept as a file of at most about ``max_bytes`` and the ``keep``
     files before it (``name.1`` the newest of them), the oldest deleted: a league that runs
     for months fills no disk (the demo's pace wrote ~2.8 GB of logs a month). Whole lines
-    go to a file; a file starts on a new line."""
+    go to a file; a file starts on a new line and is over ``max_bytes`` only when one line
+    is."""
 
     def __init__(self, path: os.PathLike[str] | str, max_bytes: int, keep: int) -> None:
         self.path = os.fspath(path)
@@ -62,7 +63,9 @@ class RotatingLog:
         self._partial = b""
 
     def write(self, data: bytes) -> None:
-        """Appends ``data``; an unfinished last line waits for its end (or for ``close``)."""
+        """Appends ``data``; an unfinished last line waits for its end (or for ``close``).
+        A file takes the whole lines that fit; the rest start the next (a pipe read on a
+        loaded machine can bring many files' worth at once)."""
         data = self._partial + data
         end = data.rfind(b"\n") + 1
         if end == 0 and len(data) < self.max_bytes:
@@ -71,12 +74,19 @@ class RotatingLog:
         if end == 0:  # one line longer than a whole file: cut it
             end = len(data)
         self._partial = data[end:]
-        whole = data[:end]
-        if self._size and self._size + len(whole) > self.max_bytes:
-            self._rotate()
-        self._file.write(whole)
+        pos = 0
+        while pos < end:
+            room = self.max_bytes - self._size
+            cut = data.rfind(b"\n", pos, pos + room) + 1  # after the last line that fits
+            if cut == 0:  # not one more line fits
+                if self._size:
+                    self._rotate()
+                    continue
+                cut = data.find(b"\n", pos, end) + 1 or end  # longer than a file: alone
+            self._file.write(data[pos:cut])
+            self._size += cut - pos
+            pos = cut
         self._file.flush()
-        self._size += len(whole)
 
     def _rotate(self) -> None:
         self._file.close()

@@ -1,5 +1,6 @@
-"""Limits on every way to create rows or work: sign-ups, uploads, tokens, log-in attempts, API
-requests. One place counts them all, where every process and machine sees the same count.
+"""Limits on every way to create rows or work: sign-ups, uploads, tokens, log-in attempts, mails
+and password changes, API requests. One place counts them all, where every process and
+machine sees the same count.
 
 The counting is ``limits``' fixed window (it starts at a client's first hit and lasts the
 rate's period). Its store is Redis when the league has one (``CACHE_URL``, else
@@ -33,13 +34,21 @@ WHAT = {
     "upload": "too many uploads",
     "token": "too many API tokens made",
     "login": "too many failed log-ins for this name from this address",
+    "reset": "too many password resets asked for from this address",
+    "mail": "too many mails sent to that e-mail address",
+    "email": "too many e-mail changes for this account",
+    "password": "too many password changes tried for this account",
     "anon": "too many requests from this address",
     "user": "too many requests from this client",
     "viewer": "too many requests from this client",
     "tournament": "too many tournaments made",
     "challenge": "too many challenge games asked for",
     "play": "too many games against bots started",
+    "versiontest": "too many version tests started",
     "play-api": "too many requests from this game's page",
+    "notify": "too many changes of notification settings",
+    "heavy": "too many replay frames and files worked out for this address (signed-in "
+             "readers are not counted here)",
 }
 """What each scope counts, as a refusal says it."""
 
@@ -92,13 +101,6 @@ def rate_hit(scope: str, ident: str | int, cost: int = 1) -> None:
     if _limiter().hit(item, scope, str(ident), cost=cost):
         return
     raise RateLimited(scope, _wait(item, scope, str(ident)))
-
-
-def rate_check(scope: str, ident: str | int) -> None:
-    """``RateLimited`` if one more hit would be over the rate; counts nothing."""
-    item = rate_of(scope)
-    if not _limiter().test(item, scope, str(ident)):
-        raise RateLimited(scope, _wait(item, scope, str(ident)))
 
 
 def rate_clear(scope: str, ident: str | int) -> None:

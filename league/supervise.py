@@ -44,9 +44,7 @@ class Stop(Exception):
 def commands(host: str, port: int, workers: int) -> dict[str, list[str]]:
     python = sys.executable
     return {
-        "web": [python, "-m", "gunicorn", "league.wsgi:application", "--bind",
-                f"{host}:{port}", "--workers", "2", "--threads", "4",
-                "--access-logfile", "-", "--graceful-timeout", "5"],
+        "web": web_command(f"{host}:{port}", processes=2),
         # Concurrency = cores: each match runs one bot at a time, so no two share a core.
         "worker": [*_nice(), python, "-m", "celery", "-A", "league", "worker", "-l", "info",
                    "-c", str(workers), "-n", "embedded@%h", "-Q", settings.LEAGUE_MATCH_QUEUE,
@@ -63,10 +61,21 @@ def commands(host: str, port: int, workers: int) -> dict[str, list[str]]:
                  str(settings.LEAGUE_PLAY_SLOTS), "-n", "play@%h", "-Q",
                  settings.LEAGUE_PLAY_QUEUE, "--without-mingle", "--without-gossip",
                  "--without-heartbeat"],
+        # Notifications' mails and webhooks: mostly waiting on other servers (a short
+        # timeout each), so one process, apart from the matches and the ticks.
+        "notify": [python, "-m", "celery", "-A", "league", "worker", "-l", "info", "-c", "1",
+                   "-n", "notify@%h", "-Q", settings.LEAGUE_NOTIFY_QUEUE, "--without-mingle",
+                   "--without-gossip", "--without-heartbeat"],
         # No pidfile: a lock file is one more thing a crash would leave behind.
         "beat": [python, "-m", "celery", "-A", "league", "beat", "-l", "info", "--pidfile=",
                  "-s", str(Path(settings.DATA_DIR) / "celerybeat-schedule")],
     }
+
+
+def web_command(bind: str, *, processes: int) -> list[str]:
+    """The web server (``league/gunicorn_conf.py``: uvicorn's worker, ``league/asgi.py``)."""
+    return [sys.executable, "-m", "gunicorn", "-c", "python:league.gunicorn_conf", "--bind",
+            bind, "--workers", str(processes)]
 
 
 def _nice() -> list[str]:
@@ -90,7 +99,8 @@ def run(host: str, port: int, workers: int, say: Callable[[str], object]) -> int
         for name, command in commands(host, port, workers).items():
             children.append(start(name, command, logs))
         wait_until_serving(url + "health/", children)
-        print(f"botleague is up at {url}  (logs: {logs}; Ctrl-C stops it)", flush=True)
+        mail = "" if settings.EMAIL_HOST else f"; mail: {settings.EMAIL_FILE_PATH}"
+        print(f"botleague is up at {url}  (logs: {logs}{mail}; Ctrl-C stops it)", flush=True)
         while True:
             for child in children:
                 if child.process.poll() is not None:

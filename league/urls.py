@@ -4,6 +4,7 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("league.web.urls")),
     path("", include("league.ops.urls")),
+    path("account/notifications/", include("league.notifications.urls")),
     path("account/", include("league.accounts.urls")),
     path("admin/", admin.site.urls),
     path("api/", include("league.api.urls")),

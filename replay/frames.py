@@ -13,12 +13,16 @@ whose moves all replay but end differently from the recorded result is broken at
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import games
+import viewer
 from games import GameError, IllegalMoveError, Result, State
 from replay.record import MatchRecord, MoveRecord
 
@@ -36,6 +40,27 @@ the spectator's copies of each player's observation (served as views of their ow
 
 View = str | int
 """``"spectator"`` or a seat number (that player's own view, from ``observation``)."""
+
+FORMAT = 1
+"""The form of a frame and of a range's answer: bump it with a change the code digest of
+``derivation`` would not see (one made outside ``games/``, ``replay/`` and the viewer)."""
+
+
+@functools.cache
+def derivation() -> str:
+    """What a record's frames (and its self-contained file) are derived by: ``FORMAT`` and a
+    digest of the engine's, this package's and the viewer's files. Names of kept answers
+    (the league's ETags and cache keys) include it, so a deploy that may change a frame, a
+    rule or an inlined viewer module names every answer anew: nobody has to remember a
+    bump. Read once per process (~60 small files)."""
+    digest = hashlib.sha256(f"format {FORMAT}".encode())
+    roots = (Path(games.__file__).parent, Path(__file__).parent, viewer.STATIC)
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if path.suffix in {".py", ".js", ".css"} and path.is_file():
+                digest.update(f"{root.name}/{path.relative_to(root).as_posix()}\0".encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -240,7 +265,7 @@ class _Shaper:
                              for p in range(game.num_players)]
 
     def _view(self, state: State) -> dict[str, Any]:
-        data = state.spectator() if self.view == SPECTATOR else state.observation(self.view)
+        data = state.spectator() if isinstance(self.view, str) else state.observation(self.view)
         for key in _DROPPED:
             data.pop(key, None)
         return data

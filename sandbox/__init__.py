@@ -22,7 +22,7 @@ from sandbox.forfeits import PLAYING_FORFEITS, ForfeitKind
 from sandbox.limits import Limits
 from sandbox.packages import BotSpec
 from sandbox.referee import run_match
-from sandbox.seats import MoveRequest, MoveSource, SeatClock
+from sandbox.seats import MoveRequest, MoveSource, Resigned, SeatClock
 
 FORFEIT_REASONS = tuple(str(kind) for kind in PLAYING_FORFEITS)
 
@@ -39,6 +39,7 @@ __all__ = [
     "Limits",
     "MoveRequest",
     "MoveSource",
+    "Resigned",
     "SandboxError",
     "SeatClock",
     "get_backend",

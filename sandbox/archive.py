@@ -68,7 +68,7 @@ LOCAL_LIMITS = PackageLimits()
 UPLOAD_LIMITS = PackageLimits(max_archive=10 * MIB, max_entries=1000, max_unpacked=50 * MIB,
                               max_ratio=100, max_name=128, max_path=512)
 """A league's uploads: stricter. The league enforces them (``league/bots/uploads.py``) and
-``python -m sandbox submit`` checks the size before it sends a byte."""
+``botleague submit`` (``client/submit.py``) checks the size before it sends a byte."""
 
 
 @dataclass(frozen=True)

@@ -5,17 +5,19 @@
     python -m sandbox play stones mybot.py builtin:random --html match.html
     python -m sandbox show replay.json
     python -m sandbox show replay.json --html replay.html
-    python -m sandbox submit mybot/ --game stones --name my-bot --url URL --token TOKEN
-    python -m sandbox challenge BOT_ID --opponent BOT_ID --games 4
-    python -m sandbox tournament register TOURNAMENT_ID BOT_ID
-    python -m sandbox tournament show TOURNAMENT_ID
+
+The same commands are ``botleague play`` and ``botleague show``; sending a bot to a league
+(``botleague submit``, ``challenge``, ``tournament``) is the client's (``client/``), which
+builds on this module.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -31,12 +33,10 @@ from replay.record import MatchRecord, MoveRecord
 from replay.summary import tally
 from sandbox.backends import BACKENDS, get_backend
 from sandbox.build import BotBuildError, log_tail
-from sandbox.competitions import add_parsers as add_competition_parsers
 from sandbox.errors import SandboxError
 from sandbox.limits import MIB, Limits
 from sandbox.packages import BotSpec, check_spec
 from sandbox.referee import run_match
-from sandbox.submit import add_parser as add_submit_parser
 
 
 def _console(stderr: bool = False) -> Console:
@@ -58,14 +58,42 @@ def _stop_on_signal(signum: int, _frame: object) -> None:
     raise Terminated(signal.Signals(signum).name)
 
 
+MOVED = ("submit", "challenge", "tournament")
+"""Commands that were ``python -m sandbox``'s and are now the client's: a pointer to them."""
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    # By default these kill the referee outright and strand its bots and match folder; as an
-    # exception they unwind through the referee's cleanup, like KeyboardInterrupt.
-    for signum in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, _stop_on_signal)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in MOVED:
+        err.print(f"error: {argv[0]} is now `botleague {argv[0]}` (or `python -m client "
+                  f"{argv[0]}`)", markup=False)
+        return 2
+    return run(_parser(), argv)
+
+
+def run(parser: argparse.ArgumentParser, argv: list[str] | None = None) -> int:
+    """Parse ``argv`` and run the command it names (its ``run``), with this module's exit
+    codes: 2 a mistake shown in one line, 130 Ctrl-C, 143 SIGTERM or SIGHUP. ``botleague``
+    (``client.cli``) runs its commands through here too."""
     try:
-        return args.run(args)
+        args = parser.parse_args(argv)
+        # By default these kill the referee outright and strand its bots and match folder; as
+        # an exception they unwind through the referee's cleanup, like KeyboardInterrupt.
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, _stop_on_signal)
+        return _guarded(args)
+    except BrokenPipeError:
+        # Not SIGPIPE's default action: the referee writes to bots' pipes, and a bot closing
+        # its stdin must be an EPIPE it handles, never a signal that kills the referee. Only
+        # our own stdout going away (piped into `head`) ends the run quietly.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _guarded(args: argparse.Namespace) -> int:
+    try:
+        code: int = args.run(args)
+        return code
     except Terminated as stop:
         err.print(f"stopped by {stop}")
         return 143
@@ -87,7 +115,12 @@ def _one_line(error: BaseException) -> str:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m sandbox", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(required=True, metavar="COMMAND")
+    add_parsers(parser.add_subparsers(required=True, metavar="COMMAND"))
+    return parser
+
+
+def add_parsers(sub: Any) -> None:
+    """``play`` and ``show``, to the subcommands ``sub`` of a parser run through ``run``."""
     play = sub.add_parser("play", help="play a match (or several) between bots")
     play.add_argument("game", help="game id: " + ", ".join(games.game_ids()))
     play.add_argument("bots", nargs="+", metavar="BOT",
@@ -122,9 +155,6 @@ def _parser() -> argparse.ArgumentParser:
                       help="write the replay viewer with the match as one self-contained HTML "
                            "file instead of printing it (FILE-2.html, ... for more records)")
     show.set_defaults(run=_show_file)
-    add_submit_parser(sub)
-    add_competition_parsers(sub)
-    return parser
 
 
 # -- play -------------------------------------------------------------------------------

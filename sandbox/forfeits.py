@@ -21,8 +21,11 @@ class ForfeitKind(StrEnum):
     """The bot could not start: its source does not compile."""
     PACKAGE = "package"
     """The bot could not start: its package cannot be unpacked or has no entry point."""
+    RESIGNED = "resigned"
+    """A seat that is not a bot (a person) gave the game up: its source raised ``Resigned``."""
 
 
 PLAYING_FORFEITS = (ForfeitKind.TIMEOUT, ForfeitKind.CRASH, ForfeitKind.ILLEGAL,
                     ForfeitKind.MALFORMED, ForfeitKind.OUTPUT_LIMIT, ForfeitKind.MEMORY_LIMIT)
-"""The forfeits of a bot that started: the referee's."""
+"""The forfeits of a bot that started: the referee's (a resignation is a person's, never a
+bot's)."""

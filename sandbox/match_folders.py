@@ -1,22 +1,28 @@
 """Match folders: a referee's scratch space in /tmp, and the sweep of those a dead one left.
 
-A match unpacks its bots into /tmp/botleague-match-<referee pid>-<random>-locked and removes
-it at the end. A referee killed outright (SIGKILL, a dead worker) cannot, so every match first
-sweeps the folders whose referee is gone. The pid in the name is for people: inside a pid
-namespace (a container) it is not the host's, nor unique. What tells a live match's folder
-from a stranded one is the ``flock`` its referee holds on it for the whole match; the kernel
-drops it with its holder however that ends, in any namespace.
+A match unpacks its bots into /tmp/botleague-match-<referee pid>-<run tag>-<random>-locked
+and removes it at the end. A referee killed outright (SIGKILL, a dead worker) cannot, so
+every match first sweeps the folders whose referee is gone. The pid in the name is for
+people: inside a pid namespace (a container) it is not the host's, nor unique. What tells a
+live match's folder from a stranded one is the ``flock`` its referee holds on it for the
+whole match; the kernel drops it with its holder however that ends, in any namespace. The
+run tag (``run_tag``) says
+which run's referee made it: a run checking for its own leftovers on a shared machine counts
+only its own.
 """
 
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from sandbox.slots import this_run
 
 MATCH_FOLDER_PREFIX = "botleague-match-"
 # Ends the name of every locked folder. A folder without it was made by a referee from before
@@ -38,7 +44,7 @@ def match_folder() -> Iterator[Path]:
 def _locked_folder() -> tuple[Path, int]:
     """Make a folder and lock it; made again if a sweep took it first (it was unlocked)."""
     while True:
-        path = Path(tempfile.mkdtemp(prefix=f"{MATCH_FOLDER_PREFIX}{os.getpid()}-",
+        path = Path(tempfile.mkdtemp(prefix=f"{MATCH_FOLDER_PREFIX}{os.getpid()}-{run_tag()}-",
                                      suffix=LOCKED_SUFFIX))
         try:
             lock = _lock_folder(path)
@@ -84,6 +90,17 @@ def match_folder_owner(path: Path) -> int | None:
     """
     owner = path.name.removeprefix(MATCH_FOLDER_PREFIX).split("-")[0]
     return int(owner) if owner.isdigit() else None
+
+
+def run_tag(run: str | None = None) -> str:
+    """A short tag of ``run`` (this process's run by default) for match folders' names."""
+    return hashlib.sha256((run or this_run()).encode()).hexdigest()[:8]
+
+
+def match_folder_run_tag(path: Path) -> str | None:
+    """The run tag in a match folder's name; None for a folder named before runs were."""
+    parts = path.name.removeprefix(MATCH_FOLDER_PREFIX).split("-")
+    return parts[1] if len(parts) == 4 else None
 
 
 def match_folder_in_use(path: Path) -> bool:

@@ -10,6 +10,11 @@ forfeit with a reason: ``timeout``, ``crash``, ``illegal``, ``malformed``, ``out
 A seat may instead be a ``MoveSource`` (``sandbox.seats``): moves from outside any process (a
 person), asked for with the same observation and legal moves, on the source's own clock, and
 judged by the same rules: an illegal move forfeits, no move in time is a ``timeout``.
+
+A match may resume a game an earlier run began (``resume_moves``, a person's game whose
+worker was lost): the stored moves are played again first, each bot sent its ``turn`` as
+usual and its answer read and discarded (a deterministic bot rebuilds its memory), a
+source not asked at all; then the match goes on from there.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from sandbox.limits import Limits
 from sandbox.match_folders import match_folder, sweep_stale_match_folders
 from sandbox.packages import BotPackage, BotSpec, check_spec, readable_by_anyone, unpack
 from sandbox.runtime import library_dir
-from sandbox.seats import MoveRequest, MoveSource
+from sandbox.seats import MoveRequest, MoveSource, Resigned
 
 OnMove = Callable[[State, MoveRecord], None]
 log = logging.getLogger(__name__)
@@ -76,8 +81,12 @@ Seat = BotSpec | BotPackage | MoveSource | str
 def run_match(game_id: str, bots: Sequence[Seat], *,
               options: dict[str, Any] | None
               = None, seed: int = 0, limits: Limits | None = None,
-              backend: str | Backend = "process", on_move: OnMove | None = None) -> MatchRecord:
+              backend: str | Backend = "process", on_move: OnMove | None = None,
+              resume_moves: Sequence[MoveRecord] = ()) -> MatchRecord:
     """Play one match and return its record.
+
+    ``resume_moves``: the moves an earlier run of this match played (seat, move, seconds), to
+    play again before going on (``_Match._replay``); each comes to ``on_move`` again.
 
     A bot is a path (file, folder, zip) or ``builtin:NAME`` to unpack into the match's folder,
     or a ``BotPackage`` already unpacked (the league's workers unpack each version once, into
@@ -104,7 +113,7 @@ def run_match(game_id: str, bots: Sequence[Seat], *,
         try:
             seats = [_prepare(game.id, seat, spec, limits, engine, workdir)
                      for seat, spec in enumerate(specs)]
-            return _Match(game, seed, limits, engine, seats, on_move).play()
+            return _Match(game, seed, limits, engine, seats, on_move, resume_moves).play()
         finally:
             for s in seats:
                 if s.bot is not None:
@@ -148,13 +157,15 @@ def _prepare(game_id: str, seat: int, bot: BotSpec | BotPackage | MoveSource, li
 
 class _Match:
     def __init__(self, game: games.Game, seed: int, limits: Limits, backend: Backend,
-                 seats: list[_Seat], on_move: OnMove | None) -> None:
+                 seats: list[_Seat], on_move: OnMove | None,
+                 resume_moves: Sequence[MoveRecord] = ()) -> None:
         self.game = game
         self.seed = seed
         self.limits = limits
         self.backend = backend
         self.seats = seats
         self.on_move = on_move
+        self.resume_moves = list(resume_moves)
         self.to_pause: list[_Seat] = []  # bots to stop once the mover outlasts pause_grace
         self.state = game.new_state(seed)
         self.record = MatchRecord(game=game.id, options=dict(game.options), seed=seed,
@@ -170,6 +181,7 @@ class _Match:
                 if s.source is not None:
                     s.source.start(game=self.game.id, options=dict(self.game.options),
                                    seat=s.seat, players=self.game.num_players)
+            self._replay()
             while (seat := self.state.to_move) is not None:
                 forfeit = self._turn(self.seats[seat])
                 if forfeit is not None:
@@ -188,10 +200,52 @@ class _Match:
         self.record.duration = time.monotonic() - began
         return self.record
 
+    # -- a game resumed ---------------------------------------------------------------------
+    def _replay(self) -> None:
+        """Play ``resume_moves`` again: the stored move is the one played, whatever a bot
+        answers now. Each bot turn gets the allowance it had when the move was first played
+        (its move time, its time bank as the stored moves left it, the start-up time on its
+        first): a deterministic bot thinks the same again and answered within that then, and
+        a bot that never answers costs the worker no more than its moves cost the first time.
+        Each seat's clock is drawn down by the stored times, not the replay's (the moves were
+        played then; a slower replay is nobody's). A bot that fails during the replay (no
+        answer in time, a crash) cannot go on: it forfeits once the stored moves are in."""
+        failed: tuple[int, _Forfeit] | None = None
+        for number, stored in enumerate(self.resume_moves):
+            if self.state.to_move != stored.seat:
+                raise SandboxError(f"resuming: move {number} is seat {stored.seat}'s, but "
+                                   f"seat {self.state.to_move} is to move")
+            s = self.seats[stored.seat]
+            if s.source is not None:
+                s.greeted = True
+                s.bank = max(0.0, s.bank - stored.time)
+            elif failed is None:
+                reply, elapsed, first, allowance = self._ask_bot(s)
+                if reply.status is not Status.LINE:  # a forfeit, judged as ever
+                    forfeit = self._judge(s, reply.status, reply.line, elapsed, first,
+                                          allowance)
+                    failed = (s.seat, forfeit) if forfeit is not None else None
+                s.bank = max(0.0, s.bank - max(0.0, stored.time - self.limits.move_time - (
+                    self.limits.startup_time if first else 0.0)))
+            s.record.time_bank_left = s.bank
+            s.record.time_used += stored.time
+            if self._play(s, stored.move, stored.time) is not None:
+                raise SandboxError(f"resuming: stored move {number} ({stored.move!r}) is "
+                                   "not legal")
+        if failed is not None and self.state.to_move is not None:
+            seat, forfeit = failed
+            self.state.forfeit(seat, forfeit.kind, f"resuming its game: {forfeit.detail}")
+
     # -- one turn -------------------------------------------------------------------------
     def _turn(self, s: _Seat) -> _Forfeit | None:
         if s.source is not None:
             return self._source_turn(s, s.source)
+        reply, elapsed, first, allowance = self._ask_bot(s)
+        return self._judge(s, reply.status, reply.line, elapsed, first, allowance)
+
+    def _ask_bot(self, s: _Seat) -> tuple[Reply, float, bool, float]:
+        """Send the bot its turn and wait for its line: ``(reply, seconds, first,
+        allowance)``. Every other bot is paused once this one has moved."""
         first = not s.greeted
         message = protocol.encode(protocol.turn_message(
             len(self.state.history), self.state.observation(s.seat),
@@ -224,23 +278,29 @@ class _Match:
                     self.to_pause.append(other)
             if self.limits.pause_grace == 0:
                 self._pause_waiting()
-        return self._judge(s, reply.status, reply.line, elapsed, first, allowance)
+        return reply, elapsed, first, allowance
 
     def _source_turn(self, s: _Seat, source: MoveSource) -> _Forfeit | None:
         """Ask the source for a move on its own clock; its answer is judged as a bot's."""
         self._pause_waiting()  # a person thinks for minutes: no bot runs meanwhile
         observation = self.state.observation(s.seat)
-        allowance = source.clock.allowance(s.bank)
+        allowance = source.clock.allowance(s.bank, first=not s.greeted)
         t0 = time.monotonic()
-        move = source.ask(MoveRequest(
-            turn=len(self.state.history), seat=s.seat, observation=observation,
-            legal_moves=observation.get("legal_moves"), time_left=allowance,
-            game_time_left=s.bank, deadline=t0 + allowance))
+        resigned: Resigned | None = None
+        try:
+            move = source.ask(MoveRequest(
+                turn=len(self.state.history), seat=s.seat, observation=observation,
+                legal_moves=observation.get("legal_moves"), time_left=allowance,
+                game_time_left=s.bank, deadline=t0 + allowance))
+        except Resigned as given_up:
+            move, resigned = None, given_up
         elapsed = time.monotonic() - t0
         s.greeted = True
         s.record.time_used += elapsed
         s.bank = max(0.0, s.bank - elapsed)
         s.record.time_bank_left = s.bank
+        if resigned is not None:  # even past the clock: the person's own word ends it
+            return _Forfeit(ForfeitKind.RESIGNED, str(resigned))
         if move is None or elapsed > allowance:
             return _Forfeit(ForfeitKind.TIMEOUT, f"no move within {allowance:.3g} s")
         # The first move of the match ends every bot's free start-up, as a bot's would.

@@ -3,7 +3,8 @@
 ``run_match`` takes a ``MoveSource`` in place of a bot. The referee asks it for a move with
 what a bot would be sent (the observation, its legal moves, the time left) and judges the
 answer as it judges a bot's line: a move the rules refuse is an ``illegal`` forfeit, no move
-in time a ``timeout``. What stands behind a source (a queue, a database, a terminal) is the
+in time a ``timeout``; a source that raises ``Resigned`` gives the game up, a ``resigned``
+forfeit. What stands behind a source (a queue, a database, a terminal) is the
 caller's; the sandbox knows nothing of it.
 
 The source's clock is its own (``SeatClock``): so long a move, so long a game, whatever the
@@ -19,22 +20,35 @@ from typing import Any
 from games import Result
 
 
+class Resigned(Exception):
+    """Raised by ``MoveSource.ask`` for a seat that gives the game up: the referee ends the
+    game at once as that seat's forfeit of kind ``resigned``, the message its detail."""
+
+
 @dataclass(frozen=True)
 class SeatClock:
-    """A source seat's time: each move within ``move_time`` seconds and the whole game
-    within ``game_time``; running out of either is a ``timeout`` forfeit."""
+    """A source seat's time: each move within ``move_time`` seconds (the seat's first within
+    ``first_move_time`` if given) and the whole game within ``game_time``; running out of
+    either is a ``timeout`` forfeit."""
 
     move_time: float = 300.0
     game_time: float = 1800.0
+    first_move_time: float | None = None
 
     def __post_init__(self) -> None:
         if not (self.move_time > 0 and self.game_time > 0):
             raise ValueError("a seat's clock needs a positive move time and game time, got "
                              f"{self.move_time!r} and {self.game_time!r}")
+        if self.first_move_time is not None and not self.first_move_time > 0:
+            raise ValueError(f"a first move time must be positive, got {self.first_move_time!r}")
 
-    def allowance(self, game_left: float) -> float:
-        """Seconds for the next move, when ``game_left`` seconds of the game are left."""
-        return max(0.0, min(self.move_time, game_left))
+    def allowance(self, game_left: float, first: bool = False) -> float:
+        """Seconds for the next move (the seat's ``first``), when ``game_left`` seconds of
+        the game are left."""
+        move = self.move_time
+        if first and self.first_move_time is not None:
+            move = min(move, self.first_move_time)
+        return max(0.0, min(move, game_left))
 
 
 @dataclass(frozen=True)
@@ -67,7 +81,8 @@ class MoveSource(ABC):
 
     @abstractmethod
     def ask(self, request: MoveRequest) -> str | None:
-        """The move in the game's notation, or None for none by ``request.deadline``."""
+        """The move in the game's notation, or None for none by ``request.deadline``; raises
+        ``Resigned`` to give the game up."""
 
     def end(self, result: Result | None) -> None:
         """Called once when the match is over (or stopped: ``result`` None)."""

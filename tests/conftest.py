@@ -9,6 +9,9 @@ from typing import Any
 
 import pytest
 
+# Names this run in the environment the workers it starts inherit (BOTLEAGUE_RUN): their bot
+# containers are this run's to account for, a deployment's on the same engine are not.
+import benchmarks.leftovers  # noqa: F401
 from sandbox import BackendUnavailable, get_backend
 from sandbox.match_folders import sweep_stale_match_folders
 
@@ -44,17 +47,16 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[N
 
 @pytest.fixture(scope="module", autouse=True)
 def no_bot_container_outlives_its_module(request: pytest.FixtureRequest):
-    """Bot containers of free slots found after a module are its leftovers: named here, at
-    the module that made them, instead of failing every later test that checks for them."""
-    yield
-    try:
-        from benchmarks.deployment import stranded_bot_containers
+    """Bot containers left after a module are its leftovers: named here, at the module that
+    made them, instead of failing every later test that checks for them. Another live
+    process's (a league or a test run sharing the machine's slots) are not: the slot's rule,
+    ``benchmarks.leftovers``."""
+    from benchmarks.leftovers import bot_containers
 
-        deadline = time.monotonic() + 5  # a referee's last removals may still be on the way
-        while (found := stranded_bot_containers()) and time.monotonic() < deadline:
-            time.sleep(0.2)
-    except Exception:  # no engine here: no container either
-        return
+    yield
+    deadline = time.monotonic() + 5  # a referee's last removals may still be on the way
+    while (found := bot_containers()) and time.monotonic() < deadline:
+        time.sleep(0.2)
     if found:
         # Swept, so that the next modules start clean and only this one fails.
         with contextlib.suppress(BackendUnavailable):

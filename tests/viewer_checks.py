@@ -53,7 +53,8 @@ def _cells(items: list[dict[str, str]], *keys: str) -> set[tuple[Any, ...]]:
 def check(game: str, frame: dict[str, Any], shown: dict[str, Any],
           view: str = "spectator") -> None:
     """Assert that ``shown`` (``drawn(page)``) draws ``frame`` of ``game`` in ``view``."""
-    assert shown["step"] == frame["step"] and shown["view"] == view
+    assert shown["step"] == frame["step"] and shown["view"] == view, (
+        shown["step"], frame["step"], shown["view"], view)
     v = frame["view"]
     if game == "g2048":
         grid = [[0] * v["cols"] for _ in range(v["rows"])]

@@ -225,7 +225,8 @@ def _write(cursor: Any, world: World, ladders: dict[str, Ladder], pools: dict[st
         User, _users(world, first[User], origin)))
     _copy(cursor, Profile, columns_of(Profile), _dict_rows(
         Profile, ({"id": first[Profile] + i, "user_id": first[User] + i,
-                   "display_name": f"Scale Player {i}"} for i in range(0, world.users, 3))))
+                   "display_name": f"Scale Player {i}",
+                   "verified_email": ""} for i in range(0, world.users, 3))))
     progress.advance(1)
     summary.bots = _copy(cursor, Bot, columns_of(Bot), _dict_rows(
         Bot, _bots(world, first, origin)))
@@ -295,6 +296,7 @@ def _bots(world: World, first: dict[type[models.Model], int], origin: datetime
         yield {"id": first[Bot] + bot.index, "owner_id": first[User] + bot.owner,
                "game": bot.game, "name": bot.name, "source_public": False,
                "retired": bot.retired, "disabled": bot.disabled, "accepts_challenges": True,
+               "crash_streak": 0,
                "disabled_reason": "spamming the queue with copies" if bot.disabled else "",
                "active_version_id": first[BotVersion] + bot.active.index if bot.active
                else None,
@@ -313,7 +315,8 @@ def _versions(world: World, first: int, first_bot: int, origin: datetime
                "status": v.status, "reason": f"{kind}: {detail}" if kind else "",
                "log": CRASH_LOG if kind == ForfeitKind.CRASH else "",
                "created_at": origin + timedelta(seconds=v.created),
-               "validated_at": origin + timedelta(seconds=v.validated)}
+               "validated_at": origin + timedelta(seconds=v.validated),
+               "test_request": None}
 
 
 def _delete_generated(cursor: Any) -> int:

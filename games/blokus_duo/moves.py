@@ -54,7 +54,7 @@ class BlokusMove(NamedTuple):
                                            "0-7, x and y as 1-E (e.g. U055), or X000 to pass")
         if code == PASS_CODE:
             return cls(None)
-        letter, r, x, y = code
+        letter, r, x, y = code[0], code[1], code[2], code[3]
         if letter == "X":
             raise MalformedMoveError(text, "a pass is written X000")
         if letter not in LETTERS:

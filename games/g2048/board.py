@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 LEFT, RIGHT, UP, DOWN = 0, 1, 2, 3
 
@@ -102,7 +102,8 @@ def _pack_line(line: Sequence[int], stride: int = 1) -> int:
 
 
 class LazyTable(dict):  # type: ignore[type-arg]
-    """A dict that computes missing entries, so hot loops index it exactly like a list."""
+    """A dict that computes missing entries, so hot loops index it exactly like a list (the
+    tables' functions hand it out as the ``Sequence`` it stands in for)."""
 
     def __init__(self, compute: Callable[[int], Any]) -> None:
         super().__init__()
@@ -158,7 +159,8 @@ def _reverse_table(width: int) -> list[int]:
 def spread_table(width: int, stride: int) -> Sequence[int]:
     """For every packed line of ``width`` nibbles: nibble i moved to nibble ``i * stride``."""
     if width > _MAX_TABLE_WIDTH:
-        return LazyTable(lambda key: _pack_line(_unpack_line(key, width), stride))
+        return cast("Sequence[int]",
+                    LazyTable(lambda key: _pack_line(_unpack_line(key, width), stride)))
     if width == 0:
         return [0]
     sub = spread_table(width - 1, stride)
@@ -184,7 +186,8 @@ def line_table(width: int, backward: bool, stride: int) -> Sequence[Entry]:
     is the distance between neighbours of this line in the other layout.
     """
     if width > _MAX_TABLE_WIDTH:
-        return LazyTable(lambda key: _plain_entry(key, width, backward, stride))
+        return cast("Sequence[tuple[int, int, int]]",
+                    LazyTable(lambda key: _plain_entry(key, width, backward, stride)))
     left = _left_table(width)
     spread = spread_table(width, stride)
     if not backward:
@@ -208,7 +211,7 @@ def legal_table(width: int) -> Sequence[int]:
         return fwd | back << 1
 
     if width > _MAX_TABLE_WIDTH:
-        return LazyTable(bits)
+        return cast("Sequence[int]", LazyTable(bits))
     left, rev = _left_table(width), _reverse_table(width)
     # A merge that would overflow still changes the line, hence ``g < 0`` counts as a change.
     return [(left[k][0] != k or left[k][1] < 0)

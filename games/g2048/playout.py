@@ -82,6 +82,7 @@ def playout(board: int, spawn_state: int, chooser: Rng, turns_left: int, two_bel
     Returns (board, spawn_state, moves played, spawned 4s, why it stopped).
     """
     row_left, row_right, col_up, col_down, _, empties = tables()
+    line: list[int] | dict[int, int]  # a row's table is a list, a sparse column's a dict
     bits = 1  # direction draws, 2 bits each, above a sentinel 1 bit: refill when it is alone
     played = fours = 0
     why = LIMIT

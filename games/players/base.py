@@ -38,7 +38,8 @@ class RandomPlayer(Player):
     are all worth drawing (each game's module registers it in its place in the listing)."""
 
     def choose(self, observation: Mapping[str, Any]) -> str:
-        return self.rng.choice(observation["legal_moves"])
+        legal: list[str] = observation["legal_moves"]
+        return self.rng.choice(legal)
 
 
 _PLAYERS: dict[str, dict[str, type[Player]]] = {}

@@ -46,7 +46,7 @@ class MonteCarlo(Player):
         self.rollouts = 0  # in the last move, for tests and curious authors
 
     def choose(self, observation: Mapping[str, Any]) -> str:
-        legal = list(observation["legal_moves"])
+        legal: list[str] = list(observation["legal_moves"])
         if len(legal) == 1:
             return legal[0]
         deadline = time.perf_counter() + self.budget

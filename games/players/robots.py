@@ -24,7 +24,7 @@ def safe_moves(state: RobotsState) -> list[Command]:
         return []
     danger = state.geometry.dilate(state.robots)
     blocked = state.robots | state.scrap
-    out = []
+    out: list[Command] = []
     for command in Command:
         if command is Command.TELEPORT:
             continue

@@ -119,8 +119,9 @@ class HunterWizard(Player):
         step = _step_towards(obs, goals) if goals and me["held"] < 10 else None
         if step:
             return step
-        moves = [m for m in obs["legal_moves"] if m.startswith("move")]
-        return self.rng.choice(moves or obs["legal_moves"])
+        legal: list[str] = obs["legal_moves"]
+        moves = [m for m in legal if m.startswith("move")]
+        return self.rng.choice(moves or legal)
 
 
 def _wants(me: Mapping[str, Any]) -> dict[str, int]:
@@ -207,7 +208,9 @@ def _fresh_target(obs: Mapping[str, Any]) -> int | None:
         if (event["kind"] == "attack" and event["turn"] >= seen["turn"]
                 and event["cell"] == cell and event["hit"] in ("nothing", "obstacle")):
             return None
-    return seen["row"] * COLS + seen["col"]
+    row: int = seen["row"]
+    col: int = seen["col"]
+    return row * COLS + col
 
 
 def _step_towards(obs: Mapping[str, Any], goals: set[int]) -> str | None:

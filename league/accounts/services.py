@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from league.accounts.models import ApiToken, Profile
 from league.rate_limits import rate_hit
+from league.text import text_problem
 
 TOKEN_PREFIX = "blt_"
 MAX_TOKENS = 20
@@ -42,6 +43,8 @@ def token_create(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
     name = name.strip()
     if not name or len(name) > 60:
         raise TokenError("give the token a name of 1-60 characters (e.g. 'laptop')")
+    if problem := text_problem(name):
+        raise TokenError(problem)
     rate_hit("token", user.pk)
     with transaction.atomic():
         live = ApiToken.objects.select_for_update().filter(user=user, revoked_at=None)

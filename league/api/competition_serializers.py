@@ -9,11 +9,13 @@ the match endpoints say the rest (filtering logs per reader)."""
 from __future__ import annotations
 
 import math
+from datetime import timedelta
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from league.api.filters import IdField
 from league.bots.models import game_choices
 from league.competitions import services
 from league.competitions.models import (
@@ -23,6 +25,7 @@ from league.competitions.models import (
     Tournament,
     TournamentState,
 )
+from league.competitions.recurring import schedule_words
 from league.competitions.selectors import (
     BracketView,
     ChallengePage,
@@ -30,6 +33,7 @@ from league.competitions.selectors import (
     SeriesView,
     TournamentPage,
 )
+from league.text import multi_line, one_line
 
 GAME_CHOICES = game_choices()  # the models' own choices: one enum in the schema
 GAME_IDS = ", ".join(g for g, _ in GAME_CHOICES)
@@ -37,6 +41,14 @@ FORMAT_IDS = ", ".join(f for f, _ in FORMAT_CHOICES)
 
 
 # -- tournaments: reads ----------------------------------------------------------------------
+
+class RecurrenceSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    every_seconds = serializers.IntegerField(help_text="between two editions' starts")
+    schedule = serializers.CharField(help_text='e.g. "every day at 18:00 UTC"')
+    active = serializers.BooleanField(help_text="false: stopped, no edition is made any more")
+    stopped_at = serializers.DateTimeField(allow_null=True)
+
 
 class TournamentSerializer(serializers.ModelSerializer):
     games_per_series = serializers.IntegerField(
@@ -47,13 +59,26 @@ class TournamentSerializer(serializers.ModelSerializer):
     note = serializers.CharField(read_only=True,
                                  help_text="why it was cancelled, or what happened on the way")
 
+    recurrence = serializers.SerializerMethodField(help_text="its schedule, if it comes back")
+
     class Meta:
         model = Tournament
         fields = ["id", "name", "game", "format", "state", "games_per_series", "rounds",
                   "third_place", "bracket_reset", "field_limit", "entered",
                   "registration_opens", "registration_closes", "starts_at", "started_at",
-                  "finished_at", "official", "description", "note", "options", "limits",
-                  "created_by", "created_at"]
+                  "finished_at", "official", "open_to_league_bots", "description", "note",
+                  "options", "limits", "created_by", "created_at", "min_rated_games",
+                  "rating_min", "rating_max", "allowed_owners", "recurrence"]
+
+    @extend_schema_field(RecurrenceSerializer(allow_null=True))
+    def get_recurrence(self, t: Tournament) -> dict[str, Any] | None:
+        r = t.recurrence
+        if r is None:
+            return None
+        # every edition starts at the same time of day (and weekday), so its own start says
+        return {"id": r.pk, "every_seconds": int(r.every.total_seconds()),
+                "schedule": schedule_words(r, t.starts_at), "active": r.active,
+                "stopped_at": r.stopped_at}
 
 
 class EntryRefSerializer(serializers.ModelSerializer):
@@ -239,7 +264,7 @@ def _finite(value: Any, field: str) -> None:
 
 
 class TournamentCreateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
+    name = serializers.CharField(max_length=80, validators=[one_line])
     game = serializers.ChoiceField(choices=GAME_CHOICES, error_messages={
         "invalid_choice": "unknown game {input!r}; choose one of " + GAME_IDS})
     format = serializers.ChoiceField(
@@ -269,8 +294,25 @@ class TournamentCreateSerializer(serializers.Serializer):
     limits = serializers.DictField(required=False, default=dict,
                                    help_text="staff only: sandbox limits over the ladder's")
     official = serializers.BooleanField(default=False, help_text="staff only")
+    open_to_league_bots = serializers.BooleanField(
+        default=False, help_text="at the start the league fills the places left with bots "
+        "whose owners take challenges (the demo's among them), the strongest first")
     description = serializers.CharField(max_length=4000, required=False, allow_blank=True,
-                                        default="")
+                                        default="", validators=[multi_line])
+    every_seconds = serializers.IntegerField(
+        required=False, allow_null=True, min_value=60, max_value=60 * 86400,
+        help_text="it comes back: each edition this long after the one before (players: a "
+                  "day or more, LEAGUE_RECURRING_MIN_EVERY; staff: 10 minutes or more)")
+    min_rated_games = serializers.IntegerField(
+        min_value=0, max_value=10**6, default=0,
+        help_text="entry condition: rated games of the bot's version on the ladder")
+    rating_min = serializers.FloatField(required=False, allow_null=True,
+                                        help_text="entry condition: lowest ladder rating")
+    rating_max = serializers.FloatField(required=False, allow_null=True,
+                                        help_text="entry condition: highest ladder rating")
+    allowed_owners = serializers.ListField(
+        child=serializers.CharField(max_length=150), required=False, default=list,
+        max_length=50, help_text="entry condition: only these users' bots (empty: anyone's)")
 
     def validate_options(self, value: dict[str, Any]) -> dict[str, Any]:
         _finite(value, "an option")
@@ -280,14 +322,20 @@ class TournamentCreateSerializer(serializers.Serializer):
         _finite(value, "a limit")
         return value
 
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        every = data.pop("every_seconds", None)
+        data["every"] = None if every is None else timedelta(seconds=every)
+        return data
+
 
 class EntryCreateSerializer(serializers.Serializer):
-    bot = serializers.IntegerField(min_value=1, help_text="the id of one of your bots")
+    bot = IdField(help_text="the id of one of your bots")
 
 
 class CancelSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=200, required=False, allow_blank=True,
-                                   default="", help_text="shown on the tournament")
+                                   default="", help_text="shown on the tournament",
+                                   validators=[one_line])
 
 
 class TournamentFilters(serializers.Serializer):
@@ -375,15 +423,17 @@ class ChallengeDetailSerializer(ChallengeSerializer):
 
 
 class ChallengeCreateSerializer(serializers.Serializer):
-    bot = serializers.IntegerField(min_value=1, help_text="the id of one of your bots")
-    opponent = serializers.IntegerField(min_value=1, required=False, allow_null=True,
+    bot = IdField(help_text="the id of one of your bots")
+    opponent = IdField(required=False, allow_null=True,
                                         help_text="a public bot's id (or give builtin)")
     builtin = serializers.CharField(max_length=32, required=False, allow_blank=True,
                                     default="", help_text="a built-in player, e.g. random")
     games = serializers.IntegerField(min_value=1, max_value=services.MAX_CHALLENGE_GAMES,
-                                     default=3, help_text="seats alternated")
+                                     default=services.DEFAULT_CHALLENGE_GAMES,
+                                     help_text="seats alternated; even by default, so each "
+                                     "bot has each seat as often")
 
 
 class ChallengeFilters(serializers.Serializer):
-    bot = serializers.IntegerField(required=False, min_value=1,
+    bot = IdField(required=False,
                                    help_text="bot id: its challenges, made or received")

@@ -38,6 +38,7 @@ from league.api.permissions import (
 )
 from league.bots.models import Bot
 from league.bots.selectors import bot_get
+from league.competitions.recurring import RecurrenceError, recurrence_stop
 from league.competitions.selectors import (
     challenge_get,
     challenge_page,
@@ -45,6 +46,7 @@ from league.competitions.selectors import (
     tournament_page,
 )
 from league.competitions.services import (
+    challenge_cancel,
     challenge_create,
     entry_register,
     entry_withdraw,
@@ -154,6 +156,19 @@ class TournamentCancel(APIView):
         return Response(_tournament(request, tournament_id))
 
 
+class TournamentStopRecurring(APIView):
+    @extend_schema(request=None, responses={200: TournamentDetailSerializer, 400: REFUSED})
+    def post(self, request: Request, tournament_id: int) -> Response:
+        """Stop a tournament coming back (its schedule's creator, or staff): no edition is
+        made any more; those made stay, this one too (cancel it as any tournament)."""
+        require_signed_in(request)
+        tournament = tournament_get(tournament_id=tournament_id)
+        if tournament.recurrence is None:
+            raise RecurrenceError(f"{tournament.name} does not come back")
+        recurrence_stop(user=request.user, recurrence=tournament.recurrence)
+        return Response(_tournament(request, tournament_id))
+
+
 class ChallengeList(FilteredList):
     """Challenges, newest first; ``bot`` keeps those it made or received. POST challenges a
     public bot (or a built-in player) with one of yours: 1-10 unrated games, seats
@@ -186,4 +201,14 @@ class ChallengeDetail(APIView):
 
     @extend_schema(responses=ChallengeDetailSerializer)
     def get(self, request: Request, challenge_id: int) -> Response:
+        return Response(_challenge(request, challenge_id))
+
+
+class ChallengeCancel(APIView):
+    @extend_schema(request=None, responses={200: ChallengeDetailSerializer, 400: REFUSED})
+    def post(self, request: Request, challenge_id: int) -> Response:
+        """Cancel it while it plays: its challenger, or staff. Games not played yet are
+        cancelled; those played keep their results."""
+        require_signed_in(request)
+        challenge_cancel(challenge=challenge_get(challenge_id=challenge_id), user=request.user)
         return Response(_challenge(request, challenge_id))

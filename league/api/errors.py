@@ -18,8 +18,9 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from league.api.authentication import TOKENS_PAGE
-from league.competitions.services import CompetitionError
+from league.competitions.errors import CompetitionError
 from league.rate_limits import RateLimited
+from league.versiontests.services import VersionTestError
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             "sign in on the site, or send 'Authorization: Bearer <token>' with an API token "
             f"from {TOKENS_PAGE}")
         exc.auth_header = header
-    elif isinstance(exc, CompetitionError):  # refused with nothing written: what to change
+    elif isinstance(exc, (CompetitionError, VersionTestError)):
+        # refused with nothing written: what to change
         exc = exceptions.ValidationError(str(exc))
     elif isinstance(exc, RateLimited):
         return Response({"detail": str(exc)}, status=429,

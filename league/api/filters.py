@@ -9,7 +9,21 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, serializers
 from rest_framework.request import Request
 
+from league.ids import ID_MAX, parse_id
 from league.ladders.models import MatchKind, MatchStatus
+
+
+class IdField(serializers.IntegerField):
+    """A row's id in a query or a body: a JSON number, or a string of ASCII digits
+    (``league.ids``); DRF's own field reads "٣" (Arabic-Indic three) as 3."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_value=1, max_value=ID_MAX, **kwargs)
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, str) and parse_id(data) is None:
+            self.fail("invalid")
+        return super().to_internal_value(data)
 
 
 class BotFilters(serializers.Serializer):
@@ -24,7 +38,7 @@ class RankingFilters(serializers.Serializer):
 
 class MatchFilters(serializers.Serializer):
     ladder = serializers.CharField(required=False, help_text="ladder slug")
-    bot = serializers.IntegerField(required=False, min_value=1, help_text="bot id")
+    bot = IdField(required=False, help_text="bot id")
     status = serializers.ChoiceField(choices=MatchStatus.choices, required=False)
     kind = serializers.ChoiceField(choices=MatchKind.choices, required=False)
 

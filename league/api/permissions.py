@@ -8,7 +8,7 @@ from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.request import Request
 
 from league.bots.models import Bot, BotVersion
-from league.bots.selectors import may_download_source, owner_or_staff, user_or_staff
+from league.bots.selectors import is_owner, may_download_source, owner_or_staff, user_or_staff
 from league.competitions.models import Tournament
 
 
@@ -19,7 +19,7 @@ def require_signed_in(request: Request) -> None:
 
 def require_owner(request: Request, bot: Bot, action: str) -> None:
     require_signed_in(request)
-    if bot.owner_id != request.user.pk:
+    if not is_owner(request.user, bot):
         raise PermissionDenied(f"only the owner of {bot.name!r} can {action}")
 
 

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from league import parking
 from league.api.filters import query_filters
 from league.api.play_serializers import (
     MoveAcceptedSerializer,
@@ -28,7 +30,7 @@ from league.ladders.play.services import (
     exhibition_of,
     move_submit,
 )
-from league.ladders.play.state import play_state
+from league.ladders.play.state import play_state, watch_of
 
 
 def _mine(request: Request, match_id: int) -> Exhibition:
@@ -56,8 +58,17 @@ class PlayState(_PlayView):
     def get(self, request: Request, match_id: int) -> Response:
         exhibition = _mine(request, match_id)
         query = query_filters(request, PlayQuerySerializer)
-        return Response(play_state(exhibition=exhibition, since=query.get("since"),
-                                   status=query.get("status")))
+        since, status = query.get("since"), query.get("status")
+        how = parking.mode(request)
+        if since is not None and how is not parking.Mode.BLOCK:
+            # under the web server the wait costs no thread: it is done on the event loop
+            watch, moved = watch_of(match_id, since, status)
+            if how is parking.Mode.PARK and not moved:
+                return parking.park(parking.Park(
+                    watch=watch, who=f"user-{request.user.pk}",
+                    timeout=settings.LEAGUE_PLAY_LONG_POLL_SECONDS))
+            since = None
+        return Response(play_state(exhibition=exhibition, since=since, status=status))
 
 
 class PlayMove(_PlayView):

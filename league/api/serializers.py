@@ -13,8 +13,12 @@ from rest_framework import serializers
 from league.bots.models import Bot, BotVersion
 from league.bots.selectors import owner_or_staff
 from league.bots.uploads import UPLOAD_HELP
+from league.ladders.boards import NOVICE_GAMES
 from league.ladders.models import Ladder, Match, Participant
+from league.ladders.ratings import PROVISIONAL_SIGMA
+from league.ladders.reasons import reason_words
 from league.ladders.replays import withheld
+from league.text import one_line
 
 
 def _viewer(serializer: serializers.Serializer) -> Any:
@@ -56,6 +60,19 @@ class RankingSerializer(serializers.Serializer):
     mean = serializers.FloatField(allow_null=True, help_text="mean score (scored ladders)")
     ci = serializers.FloatField(allow_null=True, help_text="95 % interval's half-width")
     seeds = serializers.IntegerField()
+    provisional = serializers.BooleanField(help_text=(
+        "its rank is not yet to be trusted: sigma above the league's threshold "
+        f"(LEAGUE_PROVISIONAL_SIGMA, {PROVISIONAL_SIGMA:.2f} by default: openskill's beta / 2) "
+        "on a rated "
+        "ladder, fewer seeds played than the ladder has on a scored one"))
+    placing_games = serializers.IntegerField(
+        source="placing", allow_null=True,
+        help_text=f"games played of its placement ({NOVICE_GAMES} on a rated ladder) while "
+                  "it still places; null once placed, and on scored ladders")
+    rank_range = serializers.ListField(
+        child=serializers.IntegerField(), min_length=2, max_length=2, allow_null=True,
+        help_text="a provisional rated version's likely ranks, [best, worst]: those its "
+                  "mu +- 2 sigma would take among the others' mu; null when not provisional")
 
 
 class VersionSerializer(serializers.ModelSerializer):
@@ -64,12 +81,28 @@ class VersionSerializer(serializers.ModelSerializer):
     game = serializers.CharField(source="bot.game", read_only=True)
     log = serializers.SerializerMethodField(
         help_text="the validation match's log; null unless you own the bot or are staff")
+    test_first = serializers.SerializerMethodField(help_text=(
+        "uploaded to become active only if it passes a version test (status testing while "
+        "it runs)"))
+    test = serializers.SerializerMethodField(help_text=(
+        "the id of the version test that decides it (an upload with a test, once started); "
+        "null unless you own the bot or are staff"))
 
     class Meta:
         model = BotVersion
         fields = ["id", "bot_id", "bot", "game", "number", "status", "reason", "log",
                   "language", "entry", "filename", "size", "sha256", "created_at",
-                  "validated_at"]
+                  "validated_at", "test_first", "test"]
+
+    @extend_schema_field(serializers.BooleanField())
+    def get_test_first(self, version: BotVersion) -> bool:
+        return version.test_request is not None
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_test(self, version: BotVersion) -> int | None:
+        if version.test_request is None or not owner_or_staff(_viewer(self), version.bot):
+            return None
+        return version.test_request.get("test")
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_log(self, version: BotVersion) -> str | None:
@@ -110,8 +143,20 @@ class BotChangeSerializer(serializers.Serializer):
 class UploadSerializer(serializers.Serializer):
     file = serializers.FileField(help_text=UPLOAD_HELP)
     game = serializers.CharField(max_length=32, help_text="game id, e.g. stones")
-    name = serializers.CharField(max_length=40, help_text="the bot's name; a new name makes "
+    name = serializers.CharField(max_length=40, validators=[one_line],
+                                 help_text="the bot's name; a new name makes "
                                                           "a new bot, yours gets a new version")
+    test = serializers.BooleanField(default=False, help_text=(
+        "become active only if it passes a version test against the bot's active version "
+        "(which keeps playing meanwhile); refused for a bot with no active version"))
+    test_elo0 = serializers.FloatField(default=0.0, min_value=-1000, max_value=1000,
+                                       help_text="with test: H0, in normalised Elo")
+    test_elo1 = serializers.FloatField(default=50.0, min_value=-1000, max_value=1000,
+                                       help_text="with test: H1, in normalised Elo")
+    test_alpha = serializers.FloatField(default=0.05, help_text="with test: α")
+    test_beta = serializers.FloatField(default=0.05, help_text="with test: β")
+    test_max_games = serializers.IntegerField(required=False, min_value=2, help_text=(
+        "with test: the cap on its games (default: the league's cap)"))
 
 
 class ParticipantSerializer(serializers.ModelSerializer):
@@ -167,6 +212,9 @@ class MatchSerializer(serializers.ModelSerializer):
     ladder = serializers.CharField(source="ladder.slug", read_only=True)
     game = serializers.CharField(source="ladder.game", read_only=True)
     participants = ParticipantSerializer(many=True, read_only=True)
+    reason_text = serializers.SerializerMethodField(
+        help_text="how it ended in words, for people (reason is the code): 'both players "
+                  "passed', 'out of time'")
     seed = serializers.SerializerMethodField(
         help_text="null while a person plays a game of hidden information in it (the seed "
                   "decides what is hidden)")
@@ -174,8 +222,12 @@ class MatchSerializer(serializers.ModelSerializer):
     class Meta:
         model = Match
         fields = ["id", "ladder", "game", "kind", "status", "seed", "attempts", "reason",
-                  "detail", "moves", "duration", "result", "created_at", "started_at",
-                  "finished_at", "participants"]
+                  "reason_text", "detail", "moves", "duration", "result", "created_at",
+                  "started_at", "finished_at", "participants"]
+
+    @extend_schema_field(serializers.CharField())
+    def get_reason_text(self, match: Match) -> str:
+        return reason_words(match.reason) if match.reason else ""
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_seed(self, match: Match) -> int | None:

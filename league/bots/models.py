@@ -25,6 +25,9 @@ class Bot(models.Model):
     disabled = models.BooleanField(default=False)
     """Disabled by staff: like retired, with a reason, and only staff can undo it."""
     disabled_reason = models.CharField(max_length=200, blank=True)
+    crash_streak = models.PositiveIntegerField(default=0)
+    """Its games in a row, the latest first, that ended in a crash forfeit
+    (``ladders.streaks``): at ``LEAGUE_CRASH_STREAK_DISABLE`` it is disabled."""
     accepts_challenges = models.BooleanField(default=True)
     """Whether other people may challenge it (its owner always may)."""
     active_version = models.ForeignKey("BotVersion", null=True, blank=True,
@@ -40,14 +43,19 @@ class Bot(models.Model):
 
     @property
     def plays(self) -> bool:
-        """Whether matchmaking may schedule it."""
+        """Whether it plays: matchmaking may schedule it, and it may enter a tournament, be
+        challenged or played against (``PLAYS`` is the same rule for a query)."""
         return not self.retired and not self.disabled and self.active_version_id is not None
+
+
+PLAYS = models.Q(retired=False, disabled=False, active_version__isnull=False)
+"""``Bot.plays`` as a query: ``Bot.objects.filter(PLAYS)``."""
 
 
 class Roster(models.Model):
     """When the set of a game's playing bots (each one's active version, not retired, not
     disabled) last changed: a value that only grows, set by the database's own triggers on
-    ``bots_bot`` (migration 0002) whatever writes it (the services, the admin, raw SQL), so
+    ``bots_bot`` (migration 0004) whatever writes it (the services, the admin, raw SQL), so
     that matchmaking reads a board's members again only when they may have changed
     (``ladders.boards``). No row: nothing has changed since the table was made."""
 
@@ -62,6 +70,9 @@ class VersionStatus(models.TextChoices):
     ACTIVE = "active"
     REJECTED = "rejected"
     RETIRED = "retired"
+    TESTING = "testing"
+    """Validated, uploaded to become active only if it passes a version test against the
+    bot's active version (``test_request``): off the ladder while its test runs."""
 
 
 class Language(models.TextChoices):
@@ -71,7 +82,8 @@ class Language(models.TextChoices):
 
 
 class BotVersion(models.Model):
-    """One upload. Never edited after creation, except its validation outcome."""
+    """One upload. Never edited after creation, except its validation's outcome (and an
+    upload with a test's: its test's)."""
 
     bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()
@@ -87,6 +99,10 @@ class BotVersion(models.Model):
     """Why a version was rejected: the forfeit reason and its detail, or the compiler's error."""
     log = models.TextField(blank=True)
     """The bot's stderr (or the compiler's output) from its validation match."""
+    test_request = models.JSONField(null=True, blank=True)
+    """An upload with a test (issue 33): the test's parameters (``elo0``, ``elo1``, ``alpha``,
+    ``beta``, ``max_games``), and once it started its id (``test``). Null: an ordinary upload,
+    active once it validates. Kept after the test, so its page can say what it was for."""
     created_at = models.DateTimeField(auto_now_add=True)
     validated_at = models.DateTimeField(null=True, blank=True)
 

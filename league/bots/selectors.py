@@ -23,6 +23,13 @@ def user_or_staff(user: AnyUser, user_id: int | None) -> bool:
     return bool(user.is_authenticated and (user.is_staff or user_id == user.pk))
 
 
+def is_owner(user: AnyUser, bot: Bot) -> bool:
+    """The one rule "its owner": acting as the owner (changing, retiring, entering, playing
+    it) is the owner's alone; staff moderate in the admin, not as the owner. Pages answer a
+    stranger 404, the API 403, from this same rule."""
+    return bool(user.is_authenticated and bot.owner_id == user.pk)
+
+
 def owner_or_staff(user: AnyUser, bot: Bot) -> bool:
     """Whether ``user`` may read ``bot``'s logs (and always its source)."""
     return user_or_staff(user, bot.owner_id)

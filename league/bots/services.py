@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
@@ -14,6 +15,7 @@ from django.db.models import Max
 
 from league.bots.models import Bot, BotVersion, VersionStatus
 from league.bots.uploads import UPLOAD_LIMITS
+from league.text import text_problem
 from sandbox import BotPackageError
 from sandbox.archive import package_upload
 
@@ -25,9 +27,12 @@ class UploadError(ValueError):
 
 
 def version_create(*, owner: AbstractBaseUser, game: str, name: str, filename: str,
-                   data: bytes) -> BotVersion:
+                   data: bytes, test_request: dict[str, Any] | None = None) -> BotVersion:
     """Check an upload whole and store it as a new version of ``owner``'s bot ``name``
-    (created on its first upload). Raises ``UploadError`` with nothing stored."""
+    (created on its first upload). Raises ``UploadError`` with nothing stored.
+    ``test_request``: an upload with a test (``BotVersion.test_request``)."""
+    if problem := text_problem(name):  # the rule for all text first, in its words
+        raise UploadError(f"bot name: {problem}")
     if not NAME_PATTERN.match(name):
         raise UploadError(f"bot name {name!r}: use 1-40 letters, digits, '_', '.' or '-', "
                           "starting with a letter or digit")
@@ -42,7 +47,7 @@ def version_create(*, owner: AbstractBaseUser, game: str, name: str, filename: s
             return BotVersion.objects.create(
                 bot=bot, number=number, sha256=hashlib.sha256(archive).hexdigest(),
                 size=len(archive), language=info.language, entry=info.entry,
-                filename=filename[:255], archive=archive)
+                filename=filename[:255], archive=archive, test_request=test_request)
     except IntegrityError:
         raise UploadError(f"bot name {name!r} was just taken for {game}; try again or "
                           "choose another") from None
@@ -69,7 +74,9 @@ def bot_mark_retired(*, bot: Bot) -> None:
 
 
 def bot_mark_disabled(*, bot: Bot, reason: str) -> None:
-    Bot.objects.filter(pk=bot.pk).update(disabled=True, disabled_reason=reason[:200])
+    # a streak of crashes starts again from 0 if staff enable it
+    Bot.objects.filter(pk=bot.pk).update(disabled=True, disabled_reason=reason[:200],
+                                         crash_streak=0)
 
 
 def bot_set_source_public(*, bot: Bot, source_public: bool) -> Bot:

@@ -4,7 +4,7 @@ checks too) and the one gate every upload request passes, pages and API alike.
 A request whose declared length is over ``MAX_BODY`` is answered 413 before a byte of its body
 is read; a request body without a declared length (chunked) is answered 411, since Django
 would read it as empty. Everything else about an upload (the archive's rules, the version,
-its validation) is ``league.bots.services.version_upload``'s.
+its validation) is ``league.ladders.services.version_upload``'s.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def too_large_message(length: int) -> str:
 
 
 NO_LENGTH = ("The request has no Content-Length (a chunked body); send the upload with its "
-             "length, as browsers and python -m sandbox submit do.")
+             "length, as browsers and botleague submit do.")
 
 
 class UploadSizeMiddleware:

@@ -2,8 +2,9 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from league.competitions.errors import CompetitionError
 from league.competitions.models import Challenge, Entry, Series, Tournament
-from league.competitions.services import CompetitionError, tournament_cancel
+from league.competitions.services import tournament_cancel
 
 
 class EntryInline(admin.TabularInline):

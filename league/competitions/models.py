@@ -31,6 +31,28 @@ DONE = (TournamentState.FINISHED, TournamentState.CANCELLED)
 FORMAT_CHOICES = [(f.value, f.value.replace("_", " ")) for f in Format]
 
 
+class Recurrence(models.Model):
+    """A tournament that comes back on its own (``league.competitions.recurring``): each
+    edition a copy of the one before, its start ``every`` later, listed as soon as the one
+    before has started."""
+
+    every = models.DurationField()
+    opens_before = models.DurationField()
+    """Registration for an edition opens this long before its start (or when it is made,
+    if later)."""
+    closes_before = models.DurationField()
+    """Entries close this long before an edition's start."""
+    active = models.BooleanField(default=True)
+    """Stopped: no edition is made any more (those made stay)."""
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                   related_name="recurrences")
+    created_at = models.DateTimeField(auto_now_add=True)
+    stopped_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"every {self.every}"
+
+
 class Tournament(models.Model):
     name = models.CharField(max_length=80)
     game = models.CharField(max_length=32, choices=game_choices)
@@ -58,6 +80,9 @@ class Tournament(models.Model):
                              default=TournamentState.DRAFT)
     official = models.BooleanField(default=False)
     """Made by staff for the whole league."""
+    open_to_league_bots = models.BooleanField(default=False)
+    """At the start the league fills the places left with bots that may be entered by
+    anyone: the demo's, and those whose owners take challenges (``league_bots``)."""
     description = models.TextField(blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                    related_name="tournaments")
@@ -66,6 +91,17 @@ class Tournament(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     note = models.TextField(blank=True)
     """Why it was cancelled, or what happened on the way (entries dropped at the start)."""
+    recurrence = models.ForeignKey(Recurrence, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="editions")
+    """The schedule it is an edition of, if it comes back."""
+    # Who may enter (``league.competitions.conditions``), copied to every edition.
+    min_rated_games = models.PositiveIntegerField(default=0)
+    """Games the bot's playing version has on the game's ladder, at least."""
+    rating_min = models.FloatField(null=True, blank=True)
+    rating_max = models.FloatField(null=True, blank=True)
+    """The band the bot's ladder rating (as the board shows it) must be in."""
+    allowed_owners = models.JSONField(default=list, blank=True)
+    """User names whose bots may enter; empty: anyone's."""
 
     class Meta:
         indexes = [models.Index(fields=["state", "starts_at"])]

@@ -3,7 +3,7 @@ paired round by round as their formats say, finished; challenges finished; and t
 released to the workers within the competitions' share.
 
 Everything here is idempotent and runs under the tournament's row lock, so the beat's tick
-and a finished match's bell (``match_ended``: ``ladders.lifecycle.ring_competition`` sends it
+and a finished match's bell (``match_ended``: ``ladders.lifecycle.tell_end`` sends it
 to the ticks' worker) may both run it, in any order, as often as they like: a round is paired
 once, each game gets one live match.
 
@@ -27,8 +27,10 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from league.bots.models import BotVersion
-from league.competitions import formats
+from league.bots.models import PLAYS, Bot, BotVersion
+from league.competitions import formats, notices
+from league.competitions.conditions import entry_problem, has_conditions
+from league.competitions.formats.swiss import max_rounds as swiss_max_rounds
 from league.competitions.models import (
     Challenge,
     ChallengeGame,
@@ -39,6 +41,7 @@ from league.competitions.models import (
     Tournament,
     TournamentState,
 )
+from league.competitions.recurring import recurrences_tick
 from league.competitions.results import (
     MAX_REPLAYS,
     State,
@@ -46,7 +49,8 @@ from league.competitions.results import (
     game_seed,
     load,
 )
-from league.ladders.lifecycle import COMPETITION_KINDS, ENDED, FINISHED, OPEN, remade_if_lost
+from league.ladders.kinds import COMPETITION_KINDS
+from league.ladders.lifecycle import ENDED, FINISHED, OPEN, remade_if_lost
 from league.ladders.models import Ladder, LadderKind, Match, MatchKind, Standing
 from league.ladders.services import matches_create
 
@@ -68,7 +72,8 @@ def competitions_tick() -> dict[str, int]:
                                                                                  flat=True):
         challenge_advance(challenge_id=pk)
     released = release()
-    return {"opened": opened, "advanced": moved, "released": released}
+    return {"opened": opened, "advanced": moved, "released": released,
+            "editions": recurrences_tick(now)}
 
 
 ENDED_SQL = """
@@ -126,14 +131,36 @@ def tournament_advance(*, tournament_id: int) -> int:
         return _advance(t)
 
 
+def league_bots(t: Tournament) -> list[Bot]:
+    """The bots a tournament open to the league's bots takes at its start into the places its
+    own entries left: bots of its game that play, whose owners take challenges (the demo's
+    do; an owner who refuses challenges keeps the bot out), not entered before (one withdrawn
+    stays out), the strongest on the ladder first."""
+    free = t.field_limit - Entry.objects.filter(tournament=t, withdrawn=False).count()
+    if not t.open_to_league_bots or free <= 0:
+        return []
+    taken = Entry.objects.filter(tournament=t).values("bot_id")
+    bots = {b.pk: b for b in Bot.objects.filter(PLAYS, game=t.game, accepts_challenges=True)
+            .exclude(pk__in=taken).select_related("owner")}
+    if has_conditions(t):
+        bots = {pk: b for pk, b in bots.items() if not entry_problem(t, b)}
+    # ranked as the seeding ranks: unsaved entries of their active versions
+    candidates = [Entry(pk=pk, version_id=b.active_version_id) for pk, b in bots.items()]
+    return [bots[e.pk] for e in sorted(candidates, key=_strength(t))[:free]]
+
+
 def _start(t: Tournament) -> int:
-    """Freeze each entry's version, seed the field, pair round 1 (or cancel: too few)."""
+    """Freeze each entry's version, seed the field, pair round 1 (or cancel: too few). A
+    tournament open to the league's bots first fills its free places (``league_bots``)."""
+    for bot in league_bots(t):
+        Entry.objects.create(tournament=t, bot=bot, note="entered by the league: open to the "
+                             "league's bots")
     entries = list(Entry.objects.filter(tournament=t, withdrawn=False)
                    .select_related("bot").order_by("registered_at", "pk"))
     playing, dropped = [], []
     for e in entries:
         bot = e.bot
-        if bot.retired or bot.disabled or bot.active_version_id is None:
+        if not bot.plays:
             dropped.append(e)
             e.withdrawn = True
             e.note = "no version that plays at the start"
@@ -153,10 +180,18 @@ def _start(t: Tournament) -> int:
         e.save(update_fields=["version", "seed"])
     t.state = TournamentState.RUNNING
     t.started_at = now
+    notes = []
     if dropped:
-        t.note = (f"{len(dropped)} entr{'y' if len(dropped) == 1 else 'ies'} had no version "
-                  "that plays at the start and did not take part")
-    t.save(update_fields=["state", "started_at", "note"])
+        notes.append(f"{len(dropped)} entr{'y' if len(dropped) == 1 else 'ies'} had no "
+                     "version that plays at the start and did not take part")
+    most = swiss_max_rounds(len(playing))
+    if t.format == formats.Format.SWISS and t.rounds and t.rounds > most:
+        # the rounds were chosen for a larger field than came: as many as this one can play
+        notes.append(f"{t.rounds} rounds were planned; {len(playing)} entries can play "
+                     f"{most} without a pair meeting twice, so {most} are played")
+        t.rounds = most
+    t.note = "; ".join(notes)
+    t.save(update_fields=["state", "started_at", "note", "rounds"])
     _advance(t)
     return 1
 
@@ -187,6 +222,7 @@ def _advance(t: Tournament) -> int:
         t.state = TournamentState.FINISHED
         t.finished_at = timezone.now()
         t.save(update_fields=["state", "finished_at"])
+        notices.tournament_finished(t)
         log.info("tournament %s finished", t.pk)
         return 1
     following = formats.next_round(state.fmt, state.entries, state.options, state.rounds,
@@ -195,6 +231,7 @@ def _advance(t: Tournament) -> int:
         t.state = TournamentState.FINISHED
         t.finished_at = timezone.now()
         t.save(update_fields=["state", "finished_at"])
+        notices.tournament_finished(t)
         return 1
     made = Series.objects.bulk_create([
         Series(tournament=t, round=following.number, position=position, key=pairing.key,
@@ -263,6 +300,7 @@ def challenge_advance(*, challenge_id: int) -> None:
             c.state = ChallengeState.FINISHED
             c.finished_at = timezone.now()
             c.save(update_fields=["state", "finished_at"])
+            notices.challenge_finished(c)
 
 
 # -- the workers' share ----------------------------------------------------------------------

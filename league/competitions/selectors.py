@@ -20,6 +20,7 @@ from league.competitions.models import (
     Tournament,
     TournamentState,
 )
+from league.competitions.recurring import schedule_words
 from league.competitions.results import (
     PENDING,
     GameRow,
@@ -124,7 +125,7 @@ class TournamentPage:
 def tournaments() -> QuerySet[Tournament]:
     """Tournaments with their creator, their ladder and their field's size (``entered``): the
     rows of the pages' and the API's lists and of a tournament's page."""
-    return (Tournament.objects.select_related("created_by__profile", "ladder")
+    return (Tournament.objects.select_related("created_by__profile", "ladder", "recurrence")
             .annotate(entered=Count("entries", filter=Q(entries__withdrawn=False))))
 
 
@@ -312,3 +313,28 @@ def challenges_of_bot(bot_id: int, limit: int = 20) -> list[Challenge]:
     return list(challenges().filter(Q(bot_id=bot_id) | Q(opponent_id=bot_id))
                 .order_by("-created_at")[:limit])
 
+
+
+@dataclass(frozen=True)
+class RecurringView:
+    """A tournament that comes back, as its page says it: the schedule, and the editions
+    before and after this one."""
+
+    schedule: str
+    active: bool
+    previous: Tournament | None
+    following: Tournament | None
+    number: int
+    """This one's place among the editions (1: the first)."""
+
+
+def recurring_view(t: Tournament) -> RecurringView | None:
+    r = t.recurrence
+    if r is None:
+        return None
+    editions = r.editions.only("pk", "name", "starts_at", "state")
+    return RecurringView(
+        schedule=schedule_words(r, t.starts_at), active=r.active,
+        previous=editions.filter(starts_at__lt=t.starts_at).order_by("-starts_at").first(),
+        following=editions.filter(starts_at__gt=t.starts_at).order_by("starts_at").first(),
+        number=editions.filter(starts_at__lte=t.starts_at).count())

@@ -7,11 +7,13 @@ release games) is ``progress``'s."""
 
 from __future__ import annotations
 
+import math
 import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -19,8 +21,10 @@ from django.utils import timezone
 import games
 from games.errors import GameError
 from league.bots.models import Bot
-from league.bots.selectors import owner_or_staff, user_or_staff
+from league.bots.selectors import is_owner, owner_or_staff, user_or_staff
 from league.competitions import formats
+from league.competitions.conditions import entry_problem
+from league.competitions.errors import CompetitionError
 from league.competitions.formats.series import game as series_game
 from league.competitions.models import (
     DONE,
@@ -33,20 +37,22 @@ from league.competitions.models import (
     TournamentState,
 )
 from league.competitions.progress import release
+from league.competitions.recurring import recurrence_check, recurrence_start
 from league.ladders.lifecycle import CANCELLED, match_move
 from league.ladders.models import Ladder, Match
 from league.rate_limits import rate_hit
+from league.text import text_problem
 from sandbox import Limits
 
 MAX_SERIES_GAMES = 9
 MAX_CHALLENGE_GAMES = 10
+DEFAULT_CHALLENGE_GAMES = 2
+"""Even, so each side plays each seat as often: in a game the seat can decide (Stones on 5 x 5,
+docs/rules/stones.md) an odd series is won by whoever moves first more often. Odd counts stay
+allowed for whoever asks for them."""
 MAX_ROUNDS = 30
 MAX_AHEAD = timedelta(days=60)
 """How far ahead a tournament may start."""
-
-
-class CompetitionError(ValueError):
-    """A request refused with nothing written; the message says what to change."""
 
 
 def _ladder(game: str) -> Ladder:
@@ -66,15 +72,21 @@ def tournament_create(*, user: AbstractBaseUser, name: str, game: str, format: s
                       registration_closes: datetime, starts_at: datetime,
                       options: dict[str, Any] | None = None,
                       limits: dict[str, Any] | None = None, official: bool = False,
-                      description: str = "") -> Tournament:
+                      description: str = "", open_to_league_bots: bool = False,
+                      every: timedelta | None = None, min_rated_games: int = 0,
+                      rating_min: float | None = None, rating_max: float | None = None,
+                      allowed_owners: list[str] | None = None) -> Tournament:
     """A new tournament, open for registration from ``registration_opens`` (now when
     empty). Staff may make official ones, fields up to ``LEAGUE_TOURNAMENT_MAX_FIELD_STAFF``
     and their own limits; anyone signed in may make one among public bots, within
-    ``LEAGUE_TOURNAMENT_MAX_FIELD`` entries and ``LEAGUE_TOURNAMENTS_PER_USER``."""
+    ``LEAGUE_TOURNAMENT_MAX_FIELD`` entries and ``LEAGUE_TOURNAMENTS_PER_USER``. With
+    ``every`` it comes back (``recurring``); the entry conditions are ``conditions``'."""
     staff = bool(user.is_staff)
     name = name.strip()
     if not 1 <= len(name) <= 80:
         raise CompetitionError("give the tournament a name of 1-80 characters")
+    if problem := text_problem(name) or text_problem(description, multiline=True):
+        raise CompetitionError(problem)
     ladder = _ladder(game)
     game_class = games.game_class(game)
     try:
@@ -100,9 +112,14 @@ def tournament_create(*, user: AbstractBaseUser, name: str, game: str, format: s
         raise CompetitionError(f"a field of 2-{largest} entries, not {field_limit}")
     now = timezone.now()
     opens = registration_opens or now
-    if not opens <= registration_closes <= starts_at:
-        raise CompetitionError("registration opens, then closes, then the tournament starts: "
-                               "put the three times in that order")
+    # each time named as the form and the API name it (the form shows two: opening is now)
+    if registration_closes < opens:
+        raise CompetitionError(
+            "\"Registration closes\" (registration_closes) is before registration opens "
+            f"({'registration_opens' if registration_opens else 'now'}): choose a later time")
+    if starts_at < registration_closes:
+        raise CompetitionError("\"Starts\" (starts_at) is before \"Registration closes\": "
+                               "choose a start at or after it")
     if starts_at <= now:
         raise CompetitionError("the start must be in the future")
     if starts_at - now > MAX_AHEAD:
@@ -121,16 +138,47 @@ def tournament_create(*, user: AbstractBaseUser, name: str, game: str, format: s
         sandbox_limits = Limits.from_json({**ladder.limits, **(limits or {})}).to_json()
     except (TypeError, ValueError) as error:
         raise CompetitionError(f"limits: {error}") from None
+    owners = _allowed_owners(allowed_owners or [])
+    if min_rated_games < 0:
+        raise CompetitionError("rated games at least: 0 or more")
+    if not all(math.isfinite(r) for r in (rating_min, rating_max) if r is not None):
+        raise CompetitionError("a rating band of finite numbers")
+    if rating_min is not None and rating_max is not None and rating_min > rating_max:
+        raise CompetitionError(f"the rating band {rating_min:g} to {rating_max:g} is empty: "
+                               "the lowest rating first")
+    if every is not None:
+        recurrence_check(user=user, every=every)
     if not staff:
         rate_hit("tournament", user.pk)
-    return Tournament.objects.create(
-        name=name, game=game, ladder=ladder, format=fmt.value, games=games_per_series,
-        rounds=rounds, third_place=third_place, bracket_reset=bracket_reset,
-        options=game_options, limits=sandbox_limits, seed=secrets.randbelow(2**31),
-        field_limit=field_limit, registration_opens=opens,
-        registration_closes=registration_closes, starts_at=starts_at,
-        state=TournamentState.REGISTRATION if opens <= now else TournamentState.DRAFT,
-        official=official, description=description.strip()[:4000], created_by=user)
+    with transaction.atomic():
+        t = Tournament.objects.create(
+            name=name, game=game, ladder=ladder, format=fmt.value, games=games_per_series,
+            rounds=rounds, third_place=third_place, bracket_reset=bracket_reset,
+            options=game_options, limits=sandbox_limits, seed=secrets.randbelow(2**31),
+            field_limit=field_limit, registration_opens=opens,
+            registration_closes=registration_closes, starts_at=starts_at,
+            state=TournamentState.REGISTRATION if opens <= now else TournamentState.DRAFT,
+            official=official, open_to_league_bots=open_to_league_bots,
+            description=description.strip()[:4000], created_by=user,
+            min_rated_games=min_rated_games, rating_min=rating_min, rating_max=rating_max,
+            allowed_owners=owners)
+        if every is not None:
+            recurrence_start(user=user, first=t, every=every)
+        return t
+
+
+MAX_ALLOWED_OWNERS = 50
+
+
+def _allowed_owners(names: list[str]) -> list[str]:
+    names = list(dict.fromkeys(name.strip() for name in names if name.strip()))
+    if len(names) > MAX_ALLOWED_OWNERS:
+        raise CompetitionError(f"an allow-list of at most {MAX_ALLOWED_OWNERS} names")
+    known = set(get_user_model().objects.filter(username__in=names)
+                .values_list("username", flat=True))
+    if unknown := [name for name in names if name not in known]:
+        raise CompetitionError(f"no such user: {', '.join(unknown[:5])}")
+    return names
 
 
 def _playable_bot(bot: Bot, game: str) -> None:
@@ -151,7 +199,7 @@ def entry_register(*, tournament: Tournament, bot: Bot, user: AbstractBaseUser,
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament.pk)
         bot = Bot.objects.get(pk=bot.pk)  # as it is now, not as the caller last read it
-        if bot.owner_id != user.pk and not operator:
+        if not is_owner(user, bot) and not operator:
             raise CompetitionError(f"{bot.name} is not yours to register")
         now = timezone.now()
         if t.state != TournamentState.REGISTRATION or not (
@@ -160,6 +208,8 @@ def entry_register(*, tournament: Tournament, bot: Bot, user: AbstractBaseUser,
                                    f"({_registration_window(t)})")
         if not operator:
             _playable_bot(bot, t.game)
+            if problem := entry_problem(t, bot):
+                raise CompetitionError(problem)
         entry = Entry.objects.filter(tournament=t, bot=bot).first()
         if entry is not None and not entry.withdrawn:
             raise CompetitionError(f"{bot.name} is registered already")
@@ -204,6 +254,8 @@ def tournament_cancel(*, tournament: Tournament, user: AbstractBaseUser,
             raise CompetitionError("only its creator and staff can cancel a tournament")
         if t.state in DONE:
             raise CompetitionError(f"{t.name} is {t.state} already")
+        if problem := text_problem(reason):
+            raise CompetitionError(problem)
         why = reason.strip()[:200] or f"cancelled by {user.get_username()}"
         match_move(Match.objects.filter(series_game__series__tournament=t, status__open=True),
                    CANCELLED, reason="cancelled", detail=f"the tournament was cancelled: {why}",
@@ -216,13 +268,14 @@ def tournament_cancel(*, tournament: Tournament, user: AbstractBaseUser,
 
 
 def challenge_create(*, user: AbstractBaseUser, bot: Bot, opponent: Bot | None = None,
-                     builtin: str = "", games_count: int = 3) -> Challenge:
+                     builtin: str = "",
+                     games_count: int = DEFAULT_CHALLENGE_GAMES) -> Challenge:
     """``user``'s ``bot`` against a public bot (or a built-in player): ``games_count`` games,
     seats alternated, queued at once (released before this returns, within the competitions'
     share), unrated. Counted against ``LEAGUE_CHALLENGE_GAMES_PER_USER``."""
     bot = Bot.objects.get(pk=bot.pk)  # as they are now, not as the caller last read them
     opponent = Bot.objects.get(pk=opponent.pk) if opponent is not None else None
-    if bot.owner_id != user.pk:
+    if not is_owner(user, bot):
         raise CompetitionError(f"{bot.name} is not yours; challenge with one of your bots")
     if (opponent is None) == (not builtin):
         raise CompetitionError("name one opponent: a bot, or a built-in player")
@@ -234,7 +287,7 @@ def challenge_create(*, user: AbstractBaseUser, bot: Bot, opponent: Bot | None =
         raise CompetitionError(f"{games.game_class(bot.game).title} is a solo game: there is "
                                "nobody to challenge; its ladder compares bots on the same "
                                "seeds")
-    if bot.retired or bot.disabled or bot.active_version_id is None:
+    if not bot.plays:
         raise CompetitionError(f"{bot.name} has no version that plays (retired, disabled, or "
                                "none validated yet)")
     if opponent is not None:
@@ -242,9 +295,9 @@ def challenge_create(*, user: AbstractBaseUser, bot: Bot, opponent: Bot | None =
             raise CompetitionError("a bot cannot challenge itself")
         if opponent.game != bot.game:
             raise CompetitionError(f"{opponent.name} plays {opponent.game}, not {bot.game}")
-        if not opponent.accepts_challenges and opponent.owner_id != user.pk:
+        if not opponent.accepts_challenges and not is_owner(user, opponent):
             raise CompetitionError(f"{opponent.name}'s owner does not take challenges to it")
-        if opponent.retired or opponent.disabled or opponent.active_version_id is None:
+        if not opponent.plays:
             raise CompetitionError(f"{opponent.name} has no version that plays")
     else:
         from games.players import player_names
@@ -269,3 +322,22 @@ def challenge_create(*, user: AbstractBaseUser, bot: Bot, opponent: Bot | None =
             for i in range(games_count)])
     release()  # not on the next beat: someone is waiting for these games
     return challenge
+
+
+def challenge_cancel(*, challenge: Challenge, user: AbstractBaseUser) -> Challenge:
+    """Its challenger or staff, while it plays: it ends, its games not yet played are
+    cancelled (those played keep their results, and the page shows them)."""
+    with transaction.atomic():
+        c = Challenge.objects.select_for_update().get(pk=challenge.pk)
+        if not user_or_staff(user, c.challenger_id):
+            raise CompetitionError("only the challenger and staff can cancel a challenge")
+        if c.state != ChallengeState.PLAYING:
+            raise CompetitionError(f"challenge {c.pk} is {c.state} already")
+        now = timezone.now()
+        match_move(Match.objects.filter(challenge_game__challenge=c, status__open=True),
+                   CANCELLED, reason="cancelled", detail="the challenge was cancelled by "
+                   f"{user.get_username()}", finished_at=now)
+        c.state = ChallengeState.CANCELLED
+        c.finished_at = now
+        c.save(update_fields=["state", "finished_at"])
+        return c

@@ -1,9 +1,11 @@
 """The demo's competitions: an elimination cup that plays out within a minute of ``./dev up``
 and a Swiss that is still running after it, both official, made by the demo's host and
 entered with the demo's bots (those whose validation has not passed by the start sit out).
+The Swiss comes back every 15 minutes (``competitions.recurring``), open to the league's bots,
+so a league that has run for days still shows one going on and the next one listed.
 
-Run again at every start: a cup is made only if the demo has none yet, a Swiss whenever none
-is waiting or running, so a league that has run for days still shows one going on."""
+Run again at every start: a cup is made only if the demo has none yet, a Swiss only if none
+comes back already (or, stopped by staff, none is waiting or running)."""
 
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ class Plan:
     start_in: timedelta
     third_place: bool = False
     description: str = ""
+    every: timedelta | None = None
 
 
 PLANS = (
@@ -43,7 +46,8 @@ PLANS = (
                      "place: it plays out in about a minute."),
     Plan(SWISS, "blokus_duo", "swiss", 2, 3, timedelta(seconds=45),
          description="The demo's Blokus Duo bots over three Swiss rounds, each pairing two "
-                     "games with seats swapped on one seed."),
+                     "games with seats swapped on one seed. It comes back every 15 minutes.",
+         every=timedelta(minutes=15)),
 )
 
 
@@ -65,7 +69,8 @@ def demo_competitions_install() -> list[Tournament]:
         existing = Tournament.objects.filter(name=plan.name, created_by=host)
         if plan.name == CUP and existing.exists():
             continue
-        if existing.exclude(state__in=DONE).exists():
+        if existing.exclude(state__in=DONE).exists() or existing.filter(
+                recurrence__active=True).exists():
             continue
         bots = list(Bot.objects.filter(game=plan.game, owner__username__in=DEMO_USERS,
                                        retired=False, disabled=False))
@@ -77,7 +82,8 @@ def demo_competitions_install() -> list[Tournament]:
             user=host, name=plan.name, game=plan.game, format=plan.format,
             games_per_series=plan.games, rounds=plan.rounds, third_place=plan.third_place,
             field_limit=max(len(bots), 2), registration_closes=starts, starts_at=starts,
-            official=True, description=plan.description)
+            official=True, description=plan.description, every=plan.every,
+            open_to_league_bots=plan.every is not None)
         for bot in bots:
             entry_register(tournament=t, bot=bot, user=host, operator=True)
         made.append(t)

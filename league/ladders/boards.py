@@ -42,7 +42,8 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.signals import connection_created
 from django.dispatch import receiver
 
-from league.ladders.lifecycle import OPEN, OWN_SHARE_KINDS
+from league.ladders.kinds import OWN_SHARE_KINDS
+from league.ladders.lifecycle import OPEN
 from league.ladders.models import Ladder, LadderKind, MatchKind
 from league.ladders.pairing import PLACEMENT_PAIRINGS, Entry, pair_key
 from league.ladders.ratings import RECENT_HALF_LIFE, Skill

@@ -41,6 +41,10 @@ class Seat:
     entry: str = ""
     """The entry point's path in the version's archive (``main.py``, ``mybot/main.py``)."""
     player_id: int | None = None
+    bot_id: int | None = None
+    crash_streak: int = 0
+    """The bot's crashes in a row when the match was claimed: a clean game resets only a
+    streak there is (``ladders.streaks``), so most matches write nothing for it."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +67,8 @@ def _load_sql() -> str:
     # a tournament's match carries its own options and limits; others play the ladder's
     return (f"SELECT l.game, COALESCE(m.options, l.options), COALESCE(m.limits, l.limits), "
             "l.backend, l.kind, p.seat, p.builtin, v.id, "
-            f"v.sha256, v.number, b.name, v.entry, p.player_id FROM {Match._meta.db_table} m "
+            "v.sha256, v.number, b.name, v.entry, p.player_id, b.id, b.crash_streak "
+            f"FROM {Match._meta.db_table} m "
             f"JOIN {Ladder._meta.db_table} l ON l.id = m.ladder_id "
             f"LEFT JOIN {Participant._meta.db_table} p ON p.match_id = m.id "
             f"LEFT JOIN {BotVersion._meta.db_table} v ON v.id = p.version_id "
@@ -92,7 +97,8 @@ def match_claim(*, match_id: int, worker: str) -> Assignment | None:
         backend=backend,
         seats=[Seat(builtin=builtin, version_id=version_id, sha256=sha256 or "",
                     label=version_label(name, number) if version_id else builtin,
-                    entry=entry or "", player_id=player_id)
-               for *_, seat, builtin, version_id, sha256, number, name, entry, player_id
-               in rows
+                    entry=entry or "", player_id=player_id, bot_id=bot_id,
+                    crash_streak=streak or 0)
+               for *_, seat, builtin, version_id, sha256, number, name, entry, player_id,
+               bot_id, streak in rows
                if seat is not None])

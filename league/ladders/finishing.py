@@ -18,19 +18,23 @@ from django.db import transaction
 from django.db.models.functions import Now
 from django.utils import timezone
 
+from league.bots import wrong_game
 from league.bots.models import Bot, BotVersion, VersionStatus
+from league.ladders import notices
+from league.ladders.kinds import Ending, kind_of
 from league.ladders.lifecycle import FINISHED, match_move
 from league.ladders.models import (
     Ladder,
     LiveMove,
     Match,
-    MatchKind,
     Participant,
     Replay,
     Standing,
 )
 from league.ladders.ratings import Skill, count_outcome, count_score, decayed, rate_match
-from league.ladders.services import standing_place
+from league.ladders.services import standing_place, version_make_active
+from league.ladders.stats import stats_add, stats_rows
+from league.ladders.streaks import streaks_count
 from league.redaction import public_text
 from replay import MatchRecord
 from sandbox import BotBuildError, BotPackageError, ForfeitKind
@@ -57,7 +61,14 @@ def match_finish(*, match: Assignment, record: MatchRecord | None,
         ending, seats = _unplayable(match, error)
         replay = None
     claim = match.claim
-    ladder = match.kind == MatchKind.LADDER and record is not None
+    writes = kind_of(match.kind).ending
+    ladder = writes == Ending.STANDINGS and record is not None
+    # the statistics' rows, computed outside the transaction like the others: inside it,
+    # one more statement (``stats.stats_add``)
+    stats = (stats_rows(rated=match.rated, seed=match.seed,
+                        versions=[seat.version_id for seat in match.seats], seats=seats,
+                        record=record, move_limit=match.limits.move_time)
+             if writes == Ending.STANDINGS else [])
     with transaction.atomic():
         # A ladder match locks the standings it changes before it stamps its row, so one
         # that waited for them finishes after the one that held them: ordered by finished_at,
@@ -72,15 +83,17 @@ def match_finish(*, match: Assignment, record: MatchRecord | None,
             return False
         if replay is not None:
             Replay.objects.create(match_id=claim.match_id, data=replay, format=record.version)
-        if match.kind == MatchKind.VALIDATION:
+        if writes == Ending.VERDICT:
             _judge_validation(match, seats)
         elif ladder:
             _apply_standings(match, standings, seats, winner=record.result.winner)
+        stats_add(stats)
         for seat, fields in enumerate(seats):
             if fields:
                 Participant.objects.filter(match_id=claim.match_id, seat=seat).update(**fields)
         if live_moves:
             LiveMove.objects.filter(match_id=claim.match_id).delete()  # in the replay now
+    streaks_count(match, seats)
     return True
 
 
@@ -127,8 +140,16 @@ def _judge_validation(match: Assignment, seats: list[Fields]) -> None:
     version.log = candidate.get("log", "")
     if candidate.get("forfeit"):
         version.status = VersionStatus.REJECTED
-        version.reason = f"{candidate['forfeit']}: {candidate['forfeit_detail']}"[:2000]
+        reason = f"{candidate['forfeit']}: {candidate['forfeit_detail']}"
+        bot = Bot.objects.only("game", "name", "owner_id").get(pk=version.bot_id)
+        if another := wrong_game.hint(
+                game=bot.game, kind=candidate["forfeit"], detail=candidate["forfeit_detail"],
+                moves=candidate.get("moves") or 0, entry=version.entry,
+                filename=version.filename):
+            reason = f"{another} ({reason})"  # what to change first, the referee's words after
+        version.reason = reason[:2000]
         version.save(update_fields=["status", "reason", "log", "validated_at"])
+        notices.version_judged(version, bot)
         return
     bot = Bot.objects.select_for_update(of=("self",)).select_related("active_version").get(
         pk=version.bot_id)
@@ -140,14 +161,20 @@ def _judge_validation(match: Assignment, seats: list[Fields]) -> None:
         version.reason = f"passed validation after v{current.number} was already active"
         version.save(update_fields=["status", "reason", "log", "validated_at"])
         return
-    if bot.active_version_id and bot.active_version_id != version.pk:
-        BotVersion.objects.filter(pk=bot.active_version_id, status=VersionStatus.ACTIVE).update(
-            status=VersionStatus.RETIRED)
-    version.status = VersionStatus.ACTIVE
+    if version.test_request is not None:
+        # An upload with a test: it waits off the ladder, the active version keeps playing,
+        # and the validation's bell (``Kind.told``) has the version tests start its test.
+        version.status = VersionStatus.TESTING
+        version.reason = (f"validated; becomes active if it passes a test against "
+                          f"v{current.number}" if current is not None else
+                          "validated; waiting for its test")
+        version.save(update_fields=["status", "reason", "log", "validated_at"])
+        notices.version_judged(version, bot)
+        return
     version.reason = ""
-    version.save(update_fields=["status", "reason", "log", "validated_at"])
-    Bot.objects.filter(pk=bot.pk).update(active_version=version)
-    standing = standing_place(ladder=Ladder.objects.get(pk=match.ladder_id), version=version)
+    standing = version_make_active(version=version, bot=bot,
+                                   ladder=Ladder.objects.get(pk=match.ladder_id))
+    notices.version_judged(version, bot)
     if not match.rated and candidate.get("score") is not None:
         # The smoke match of a solo ladder is played on its first seed: it counts.
         _add_score(standing, candidate["score"])

@@ -26,7 +26,8 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from league.celery import app as celery_app
-from league.ladders.models import OPEN_STATUSES, Match, MatchKind, MatchStatus
+from league.ladders.kinds import kind_of
+from league.ladders.models import OPEN_STATUSES, Match, MatchStatus
 from league.logs import match_fields
 
 log = logging.getLogger(__name__)
@@ -56,17 +57,6 @@ RUN_MATCH_TASK = "league.ladders.tasks.run_match_task"
 """The task that plays a match, named here so that ringing the doorbell needs no import of
 the tasks (which import everything else)."""
 
-COMPETITION_KINDS = (MatchKind.TOURNAMENT, MatchKind.CHALLENGE)
-"""Matches that belong to a competition: never rated, not counted in a ladder's queue."""
-COMPETITION_ENDED_TASK = "league.competitions.tasks.match_ended_task"
-"""The competitions' task that moves a competition on once one of its matches has ended: named,
-not imported, as competitions sit above ladders. It runs on the ticks' queue (settings'
-``CELERY_TASK_ROUTES``)."""
-OWN_SHARE_KINDS = (*COMPETITION_KINDS, MatchKind.EXHIBITION)
-"""Matches with a share of the workers of their own (competitions; exhibitions, on the play
-queue's workers): never counted in a ladder's queue."""
-
-
 def match_move(matches: QuerySet[Match], to: MatchStatus, **fields: Any) -> int:
     """Move the rows of ``matches`` that may move to ``to`` there, with ``fields``; returns
     how many moved. ``matches`` carries the caller's guard."""
@@ -87,28 +77,22 @@ def claim_row(*, match_id: int, worker: str, token: str) -> tuple[Any, ...] | No
         return cursor.fetchone()
 
 
-def ring_competition(*, match_id: int, kind: str) -> None:
-    """After a competition's match has ended (its result committed), ring its competition's
-    bell: a message to the ticks' worker, which moves it on at once (a round's last game pairs
-    the next round, and the next games are released) without waiting for the beat. Not here:
-    this runs in a match worker's writing thread, whose process plays the next match, and
-    pairing a round there slowed that match (docs/benchmarks.md, "Tournaments: overhead"). A
-    message lost or not sent is only a delay: the beat's tick does the same work."""
-    if kind not in COMPETITION_KINDS:
+def tell_end(*, match_id: int, kind: str) -> None:
+    """After a match has ended (its result committed), tell the app its kind belongs to
+    (``Kind.told``: a competition's bell, a message to the ticks' worker, which moves it on at
+    once — a round's last game pairs the next round, and the next games are released —
+    without waiting for the beat). Not here: this runs in a match worker's writing thread,
+    whose process plays the next match, and pairing a round there slowed that match
+    (docs/benchmarks.md, "Tournaments: overhead"). A message lost or not sent is only a delay:
+    the beat's tick does the same work."""
+    task = kind_of(kind).told
+    if not task:
         return
     try:
-        celery_app.send_task(COMPETITION_ENDED_TASK, (match_id,))
+        celery_app.send_task(task, (match_id,))
     except Exception:
-        log.exception("match %s: its competition's bell could not be rung; the beat will "
-                      "move it on", match_id, extra=match_fields(match_id))
-
-
-def queue_of(kind: str) -> str:
-    """The Celery queue a match of ``kind`` is played from: exhibitions (a person at the
-    board, holding a worker process up to the person's game time) on the play queue and its
-    own workers, so they never take a slot of the ladders' and competitions' workers."""
-    return settings.LEAGUE_PLAY_QUEUE if kind == MatchKind.EXHIBITION \
-        else settings.LEAGUE_MATCH_QUEUE
+        log.exception("match %s: the end could not be told to %s; the beat will move it on",
+                      match_id, task, extra=match_fields(match_id))
 
 
 def remade_if_lost(*, lock_ladders: Sequence[int] = ()) -> None:
@@ -139,7 +123,7 @@ def remade_if_lost(*, lock_ladders: Sequence[int] = ()) -> None:
 
 def match_enqueue(*, match_ids: Iterable[int], queue: str | None = None) -> None:
     """Ring the doorbell for queued matches (a doubled message is harmless: claims are once),
-    on ``queue`` (``queue_of`` their kind; the match queue unless given). One statement
+    on ``queue`` (``kinds.queue_of`` their kind; the match queue unless given). One statement
     stamps them all, whatever their number (a tick makes several at once)."""
     queue = queue or settings.LEAGUE_MATCH_QUEUE
     ids = [int(match_id) for match_id in match_ids]

@@ -28,7 +28,8 @@ from league.ladders.boards import (
     board_read,
     ladders_seats_read,
 )
-from league.ladders.lifecycle import OPEN, OWN_SHARE_KINDS, remade_if_lost
+from league.ladders.kinds import OWN_SHARE_KINDS
+from league.ladders.lifecycle import OPEN, remade_if_lost
 from league.ladders.models import Ladder, LadderKind, Match, MatchKind, MatchStatus
 from league.ladders.pairing import choose_pairings, choose_seed_runs
 from league.ladders.selectors import ladders_least_played, least_played

@@ -55,6 +55,8 @@ class MatchKind(models.TextChoices):
     TOURNAMENT = "tournament"
     EXHIBITION = "exhibition"
     """A person against a bot (or a solo game) in the browser: unrated, on the play queue."""
+    VERSIONTEST = "versiontest"
+    """A game of a sequential test of two versions (``league.versiontests``): unrated."""
 
 
 class MatchStatus(models.TextChoices):
@@ -183,7 +185,11 @@ class Participant(models.Model):
         # The id as the last key (not INCLUDE: SQLite has no covering indexes) lets a
         # version's latest participations be read from the index alone.
         indexes = [models.Index(fields=["version", "match", "id"],
-                                name="participant_version_match")]
+                                name="participant_version_match"),
+                   # a version's latest forfeits (the statistics page): forfeits are few,
+                   # so a small index read from its newest end
+                   models.Index(fields=["version", "-match"], name="participant_forfeits",
+                                condition=~Q(forfeit=""))]
 
     @property
     def label(self) -> str:
@@ -266,6 +272,9 @@ class Exhibition(models.Model):
     """Seconds the person has for each move (``LEAGUE_PLAY_MOVE_SECONDS`` when made)."""
     game_time = models.FloatField()
     """Seconds the person has for the whole game (``LEAGUE_PLAY_GAME_SECONDS``)."""
+    first_move_time = models.FloatField(null=True, blank=True)
+    """Seconds the person has for their first move (``LEAGUE_PLAY_FIRST_MOVE_SECONDS``); the
+    move time when null (a game started before there was one)."""
     asked_attempt = models.PositiveIntegerField(default=0)
     asked_step = models.IntegerField(null=True, blank=True)
     """The step the worker's referee (attempt ``asked_attempt``) waits for the person's move
@@ -304,7 +313,7 @@ class LiveMove(models.Model):
 
 
 class Replay(models.Model):
-    """The match record (``sandbox.MatchRecord``), one per match, in its stored form.
+    """The match record (``replay.MatchRecord``), one per match, in its stored form.
 
     What a worker named each bot by (a folder on its disk) is not the league's to show:
     it is left out when a record is stored, and when one stored before that is read."""
@@ -329,3 +338,71 @@ class Replay(models.Model):
 
 def _without_sources(record: MatchRecord) -> MatchRecord:
     return replace(record, players=[replace(p, source="") for p in record.players])
+
+
+LENGTH_BOUNDS = (10, 20, 50, 100, 200, 500, 1000)
+"""Upper bounds (exclusive) of a game's length buckets in moves; the last bucket is open.
+Fixed for every game so one row's columns mean the same thing everywhere; from a 42-move
+Connect Four to a 2048 game of thousands, each lands in a bucket of its own scale."""
+MOVE_TIME_BOUNDS = (0.1, 0.25, 0.5, 0.75, 1.0)
+"""Upper bounds (inclusive) of a move's time as a fraction of the move time limit; the last
+bucket is a move over the limit (drawn from the time bank)."""
+
+
+class VersionStats(models.Model):
+    """A version's ladder matches summed by opponent version, seat and (scored ladders) seed:
+    what the statistics pages read. Kept by the finishing transaction (one upsert a match)
+    and rebuilt from the matches by ``manage.py stats_recount --fix``, so no page scans a
+    version's history: a version has at most one row per opponent it met per seat."""
+
+    # no index of its own: the key's unique index starts with it (one index fewer to write
+    # in the finishing transaction)
+    version = models.ForeignKey(BotVersion, on_delete=models.CASCADE, related_name="stats",
+                                db_index=False)
+    opponent = models.BigIntegerField(default=0)
+    """The opponent's version id; 0 for none (a solo game, a built-in player). Not a foreign
+    key: the key must be NOT NULL for the upsert's conflict target on both databases, and a
+    deleted opponent's rows should stay this version's history."""
+    seat = models.PositiveSmallIntegerField()
+    seed = models.BigIntegerField(default=0)
+    """A scored ladder's seed (its fixed set makes a handful of rows); 0 on rated ladders."""
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    scored = models.PositiveIntegerField(default=0)
+    score_sum = models.FloatField(default=0.0)
+    score_sq_sum = models.FloatField(default=0.0)
+    forfeit_timeout = models.PositiveIntegerField(default=0)
+    forfeit_crash = models.PositiveIntegerField(default=0)
+    forfeit_illegal = models.PositiveIntegerField(default=0)
+    forfeit_malformed = models.PositiveIntegerField(default=0)
+    forfeit_limit = models.PositiveIntegerField(default=0)
+    """Over the output or the memory limit."""
+    forfeit_start = models.PositiveIntegerField(default=0)
+    """Could not start: did not compile, or a broken package."""
+    length_sum = models.BigIntegerField(default=0)
+    length_0 = models.PositiveIntegerField(default=0)
+    length_1 = models.PositiveIntegerField(default=0)
+    length_2 = models.PositiveIntegerField(default=0)
+    length_3 = models.PositiveIntegerField(default=0)
+    length_4 = models.PositiveIntegerField(default=0)
+    length_5 = models.PositiveIntegerField(default=0)
+    length_6 = models.PositiveIntegerField(default=0)
+    length_7 = models.PositiveIntegerField(default=0)
+    timed_moves = models.BigIntegerField(default=0)
+    """The version's own moves counted in ``move_time_*`` (its first, which includes the
+    start-up, left out)."""
+    move_time_sum = models.FloatField(default=0.0)
+    move_time_max = models.FloatField(default=0.0)
+    """The longest of them as a fraction of the move time limit."""
+    move_time_0 = models.BigIntegerField(default=0)
+    move_time_1 = models.BigIntegerField(default=0)
+    move_time_2 = models.BigIntegerField(default=0)
+    move_time_3 = models.BigIntegerField(default=0)
+    move_time_4 = models.BigIntegerField(default=0)
+    move_time_5 = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["version", "opponent", "seat", "seed"],
+                                               name="one_stats_row_per_key")]

@@ -4,7 +4,9 @@ score with a 95 % interval for solo ones. Matchmaking's simulations use these ve
 
 from __future__ import annotations
 
+import bisect
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -56,6 +58,54 @@ class Skill:
     def ordinal(self) -> float:
         """What boards rank by: mu - 3 sigma, the skill we are 99.7 % sure of."""
         return self.mu - 3 * self.sigma
+
+
+PROVISIONAL_SIGMA: float = MODEL.beta / 2
+"""The default of ``settings.LEAGUE_PROVISIONAL_SIGMA``: above it a version's rating is shown
+as provisional (as lichess marks a Glicko rating whose deviation is above 110). Why beta / 2
+(25 / 12, about 2.08): beta is the spread of one game's performance, a skill gap of one beta
+wins about three games in four (Thurstone-Mosteller: Phi(1 / sqrt 2) = 0.76), so below
+beta / 2 the 95 % interval mu +- 2 sigma spans at most a beta either way, less than the gap
+between two bots that a player would call clearly apart. It is also where pairing starts to
+count a pair's games as telling less (``pairing.INFORMATIVE_SPREAD``). A new version starts at
+sigma 8.33 and, against opponents already placed, crosses 2.08 after about 8-10 games: at the
+end of its placement (``boards.NOVICE_GAMES``), so "provisional" rarely outlasts "placing" by
+more than a few games."""
+RANGE_SIGMAS = 2.0
+"""A provisional version's likely ranks are those its mu +- this many sigmas would take."""
+
+
+def is_provisional(sigma: float, threshold: float = PROVISIONAL_SIGMA) -> bool:
+    """Whether a rating is still too unsure to trust its rank: sigma above ``threshold``."""
+    return sigma > threshold
+
+
+def rank_range(mu: float, sigma: float, others: Iterable[float],
+               sigmas: float = RANGE_SIGMAS) -> tuple[int, int]:
+    """The best and worst ranks a version would take if its skill were mu + ``sigmas`` sigma
+    or mu - ``sigmas`` sigma, among the others' mu (their best estimates, not their
+    ordinals: a settled board ranks near its mus). The rule; ``rank_range_on`` is the same
+    on a sorted board, as pages ask it."""
+    high, low = mu + sigmas * sigma, mu - sigmas * sigma
+    best = worst = 1
+    for other in others:
+        best += other > high
+        worst += other > low
+    return best, worst
+
+
+def rank_range_on(mu: float, sigma: float, board: Sequence[float], mine: float | None = None,
+                  sigmas: float = RANGE_SIGMAS) -> tuple[int, int]:
+    """``rank_range`` against a whole board's mus, sorted ascending, in two binary searches
+    (a page asks it for up to fifty rows of a board of thousands); ``mine``: the version's
+    own mu on that board, if it is there (not counted as one of the others)."""
+    high, low = mu + sigmas * sigma, mu - sigmas * sigma
+    best = 1 + len(board) - bisect.bisect_right(board, high)
+    worst = 1 + len(board) - bisect.bisect_right(board, low)
+    if mine is not None:
+        best -= mine > high
+        worst -= mine > low
+    return best, worst
 
 
 RECENT_HALF_LIFE = 3 * 3600.0

@@ -16,15 +16,16 @@ from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
+from league.ladders.kinds import queue_of
 from league.ladders.lifecycle import (
     FAILED,
     QUEUED,
     RUNNING,
     match_enqueue,
     match_move,
-    queue_of,
 )
-from league.ladders.models import Match, MatchKind
+from league.ladders.live import carry_over_requeued
+from league.ladders.models import Match
 from league.logs import match_fields
 
 log = logging.getLogger(__name__)
@@ -55,15 +56,18 @@ def reaper_tick() -> Reaped:
         if match_move(lost.filter(pk=match_id), QUEUED, claim_token="",
                       detail=F("claimed_by")):
             requeued.append(match_id)
+    carry_over_requeued(requeued)  # a person's game goes on where it was (ladders.live)
     resend_before = now - timedelta(seconds=settings.LEAGUE_RESEND_AFTER)
     unclaimed = list(Match.objects.filter(status__open=True, status=QUEUED).filter(
         Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=resend_before))
         .values_list("pk", flat=True))
     again = requeued + unclaimed
-    played = set(Match.objects.filter(pk__in=again, kind=MatchKind.EXHIBITION)
-                 .values_list("pk", flat=True)) if again else set()
-    match_enqueue(match_ids=[m for m in again if m not in played])
-    match_enqueue(match_ids=sorted(played), queue=queue_of(MatchKind.EXHIBITION))
+    by_queue: dict[str, list[int]] = {}
+    for match_id, kind in Match.objects.filter(pk__in=again).values_list("pk", "kind") \
+            if again else ():
+        by_queue.setdefault(queue_of(kind), []).append(match_id)
+    for queue, ids in sorted(by_queue.items()):
+        match_enqueue(match_ids=sorted(ids), queue=queue)
     for ids, what in ((requeued, "re-queued (its worker stopped answering)"),
                       (failed, "failed (its worker stopped answering on every attempt)"),
                       (unclaimed, "re-sent (its message was never claimed)")):

@@ -26,8 +26,9 @@ from django.urls import reverse
 
 import games
 from league.bots.selectors import owner_or_staff
+from league.ladders.kinds import kind_of
 from league.ladders.lifecycle import OPEN
-from league.ladders.models import LiveMove, Match, MatchKind, Participant, Replay
+from league.ladders.models import LiveMove, Match, Participant, Replay
 from replay import MatchRecord, MoveRecord
 from replay.frames import SPECTATOR, FrameSource, View
 from replay.viewer_data import broken_json
@@ -50,7 +51,7 @@ def withheld(match: Match) -> str:
     """Why nothing of ``match``'s play may be shown now, or "" when it may: a person at the
     board of a game of hidden information, until the game ends. The match's seed is withheld
     with it (it decides the game's chance, which is part of what is hidden)."""
-    if match.kind != MatchKind.EXHIBITION or match.status not in OPEN:
+    if not kind_of(match.kind).person or match.status not in OPEN:
         return ""
     if not games.game_class(match.ladder.game).hidden_information:
         return ""

@@ -22,10 +22,12 @@ from django.utils import timezone
 from league.bots.models import BotVersion
 from league.ladders.claiming import Claim, Seat, match_claim
 from league.ladders.finishing import match_finish
-from league.ladders.lifecycle import FAILED, QUEUED, RUNNING, match_move, ring_competition
-from league.ladders.live import LivePublisher
+from league.ladders.kinds import kind_of
+from league.ladders.lifecycle import FAILED, QUEUED, RUNNING, match_move, tell_end
+from league.ladders.live import LivePublisher, carry_over, carry_over_requeued
 from league.ladders.matchmaking import ladder_refill
-from league.ladders.models import LiveMove, Match, MatchKind
+from league.ladders.models import LiveMove, Match
+from league.ladders.news import match_moved
 from league.ladders.periodic import Every
 from league.ladders.play.seat import person_seat
 from league.ladders.versions_cache import cached_folder
@@ -62,12 +64,14 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def seat_spec(seat: Seat, claim: Claim) -> BotSpec | BotPackage | MoveSource:
+def seat_spec(seat: Seat, claim: Claim, resume_at: int = 0
+              ) -> BotSpec | BotPackage | MoveSource:
     """A built-in player, the version unpacked once in this worker's cache and handed to
     the referee as it is (read-only for its bot; its archive's hash names its content), or
-    the seat of a person (an exhibition), whose moves come from the web."""
+    the seat of a person (an exhibition), whose moves come from the web (a game resumed at
+    step ``resume_at``)."""
     if seat.player_id is not None:
-        return person_seat(claim=claim)
+        return person_seat(claim=claim, resume_at=resume_at)
     if seat.version_id is None:
         return BotSpec(f"builtin:{seat.builtin}", label=seat.builtin)
     # the archive is read only by a worker that has not unpacked this version yet
@@ -88,17 +92,21 @@ def match_run(*, match_id: int, worker: str | None = None,
     claim = match.claim
     log.info("match %s attempt %s: claimed by %s", match_id, claim.attempt, worker_name(),
              extra=match_fields(match_id, claim.attempt, worker=worker_name()))
+    person = kind_of(match.kind).person
     try:
-        specs = [seat_spec(seat, claim) for seat in match.seats]
+        # A person's game goes on where its lost worker left it (the moves it published);
+        # a match of bots starts again, as its bots may have thought differently.
+        resume = carry_over(match_id, claim.attempt) if person and claim.attempt > 1 else []
+        specs = [seat_spec(seat, claim, len(resume)) for seat in match.seats]
         # a person waits for each reply: moves go out as they are played, not every interval
-        with Heartbeat(claim), LivePublisher(
-                claim, immediate=match.kind == MatchKind.EXHIBITION) as live:
+        with Heartbeat(claim), LivePublisher(claim, immediate=person,
+                                             carried=len(resume)) as live:
             record = run_match(match.game, specs, options=match.options, seed=match.seed,
                                limits=match.limits,
                                backend=settings.LEAGUE_SANDBOX_BACKEND or match.backend,
-                               on_move=live.on_move)
+                               on_move=live.on_move, resume_moves=resume)
     except BotPackageError as error:
-        if isinstance(error, BotBuildError) or match.kind == MatchKind.VALIDATION:
+        if isinstance(error, BotBuildError) or kind_of(match.kind).package_forfeits:
             return _finish_or_lost(claim, match_finish(match=match, record=None, error=error))
         return _ended(match.kind, _infrastructure_failure(claim, f"bot package: {error}"),
                       match_id, match.ladder_id)
@@ -126,17 +134,20 @@ def match_run(*, match_id: int, worker: str | None = None,
     return write()
 
 
-def _ended(kind: str, outcome: RunOutcome, match_id: int, ladder_id: int) -> RunOutcome:
+def _ended(name: str, outcome: RunOutcome, match_id: int, ladder_id: int) -> RunOutcome:
     """A match's result is committed: its ladder's queue is topped up at once (no slot waits
-    for the next beat), or its competition's bell is rung (it moves on)."""
+    for the next beat), or the app its kind belongs to is told (a competition moves on)."""
+    kind = kind_of(name)
     if outcome in (RunOutcome.FINISHED, RunOutcome.FAILED):
-        if kind in (MatchKind.LADDER, MatchKind.VALIDATION) and settings.LEAGUE_KEEP_BUSY:
+        if kind.refills and settings.LEAGUE_KEEP_BUSY:
             try:
                 ladder_refill(ladder_id=ladder_id)
             except Exception:  # the beat's tick fills it a moment later
                 log.exception("match %s: its ladder could not be refilled", match_id,
                               extra=match_fields(match_id))
-        ring_competition(match_id=match_id, kind=kind)
+        tell_end(match_id=match_id, kind=name)
+    if kind.person:  # the person's page is parked on it: the game ended
+        match_moved(match_id)
     return outcome
 
 
@@ -164,8 +175,9 @@ def _infrastructure_failure(claim: Claim, reason: str) -> RunOutcome:
         return RunOutcome.FAILED
     # enqueued_at = now: the reaper leaves it to the backoff message the task sends next
     # the log above keeps the paths, for the staff; the match's detail is public
-    match_move(mine, QUEUED, claim_token="", detail=public_text(reason),
-                enqueued_at=timezone.now())
+    if match_move(mine, QUEUED, claim_token="", detail=public_text(reason),
+                  enqueued_at=timezone.now()):
+        carry_over_requeued([claim.match_id])
     return RunOutcome.RETRY
 
 

@@ -17,14 +17,14 @@ from django.utils import timezone
 import games
 from league.bots.models import Bot, BotVersion, VersionStatus
 from league.bots.services import UploadError, bot_mark_disabled, bot_mark_retired, version_create
+from league.ladders import notices
+from league.ladders.kinds import COMPETITION_KINDS, queue_of
 from league.ladders.lifecycle import (
     CANCELLED,
-    COMPETITION_KINDS,
     QUEUED,
     match_enqueue,
     match_move,
     matches_send,
-    queue_of,
 )
 from league.ladders.models import (
     Ladder,
@@ -43,12 +43,15 @@ VALIDATING_WAIT = 10
 
 
 def version_upload(*, owner: AbstractBaseUser, game: str, name: str, filename: str,
-                   data: bytes, limited: bool = True) -> BotVersion:
+                   data: bytes, limited: bool = True,
+                   test_request: dict[str, Any] | None = None) -> BotVersion:
     """The one upload path (pages, API and demo): store a new version of ``owner``'s bot
     ``name`` (created on its first upload) and queue its validation match. Raises
     ``UploadError`` with nothing stored, or ``RateLimited`` when the owner is over the upload
     rate or has too many versions waiting for validation (``limited=False``: the operator's
-    own uploads, such as the demo's)."""
+    own uploads, such as the demo's). ``test_request``: an upload with a test, whose checks
+    are ``versiontests.uploads``'s (validated, it waits for its test instead of going
+    active)."""
     if limited:
         rate_hit("upload", owner.pk)  # every attempt counts: checking a zip is work too
     if game not in games.game_ids():
@@ -59,7 +62,7 @@ def version_upload(*, owner: AbstractBaseUser, game: str, name: str, filename: s
         if limited:
             _check_waiting(owner)
         version = version_create(owner=owner, game=game, name=name, filename=filename,
-                                 data=data)
+                                 data=data, test_request=test_request)
         validation_match_create(version=version)
     return version
 
@@ -86,12 +89,18 @@ def bot_retire(*, bot: Bot) -> Bot:
     return bot
 
 
-def bot_disable(*, bot: Bot, reason: str) -> Bot:
-    """Staff: the bot leaves the board and its queued matches are cancelled."""
+def bot_disable(*, bot: Bot, reason: str, by: str = "staff") -> Bot:
+    """Staff (or ``by`` the league, for a bot that keeps crashing: ``streaks``): the bot
+    leaves the board, its queued matches are cancelled, and its owner is told, once: a bot
+    disabled already only has its reason changed."""
     with transaction.atomic():
+        was = Bot.objects.select_for_update().filter(pk=bot.pk).values_list(
+            "disabled", flat=True).first()
         bot_mark_disabled(bot=bot, reason=reason)
-        matches_cancel_for_bot(bot=bot, reason=f"the bot was disabled by staff: {reason}")
-    bot.refresh_from_db()
+        matches_cancel_for_bot(bot=bot, reason=f"the bot was disabled by {by}: {reason}")
+        bot.refresh_from_db()
+        if was is False:
+            notices.bot_disabled(bot, reason, by=by)
     return bot
 
 
@@ -206,6 +215,20 @@ def validation_match_create(*, version: BotVersion) -> Match:
     else:
         seed = ladder.seeds[0] if ladder.seeds else 0
     return match_create(ladder=ladder, kind=MatchKind.VALIDATION, seed=seed, seats=seats)
+
+
+def version_make_active(*, version: BotVersion, bot: Bot, ladder: Ladder) -> Standing:
+    """``version`` becomes ``bot``'s active version (the one it had retires) and takes its
+    place on ``ladder``; its standing. In the caller's transaction, with ``version``'s
+    and ``bot``'s rows locked (a validation's verdict, a passed version test)."""
+    if bot.active_version_id and bot.active_version_id != version.pk:
+        BotVersion.objects.filter(pk=bot.active_version_id, status=VersionStatus.ACTIVE).update(
+            status=VersionStatus.RETIRED)
+    version.status = VersionStatus.ACTIVE
+    version.save(update_fields=["status", "reason", "log", "validated_at"])
+    Bot.objects.filter(pk=bot.pk).update(active_version=version)
+    bot.active_version_id = version.pk
+    return standing_place(ladder=ladder, version=version)
 
 
 def standing_place(*, ladder: Ladder, version: BotVersion) -> Standing:

@@ -13,11 +13,14 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from league.ladders.models import Match, MatchStatus
+from league.ladders.queues import ladders_first_queued
 from league.ops.models import WorkerPresence
 
 FAILURE_WINDOW = timedelta(hours=24)
 RECENT_FAILURES = 10
 MAX_WORKERS_LISTED = 200
+NEXT_LISTED = 3
+"""Queued matches listed per ladder: the first to start."""
 
 
 @dataclass(frozen=True)
@@ -31,10 +34,21 @@ class WorkerRow:
 
 
 @dataclass(frozen=True)
+class QueuedRow:
+    match: int
+    ahead: int
+    """Queued matches of the league before it."""
+    wait_seconds: float | None
+    """A guess at when it starts: the matches before it at the last 5 minutes' pace."""
+
+
+@dataclass(frozen=True)
 class LadderQueue:
     ladder: str
     queued: int
     running: int
+    next: list[QueuedRow] = field(default_factory=list)
+    """Its first queued matches (``NEXT_LISTED``)."""
 
 
 @dataclass(frozen=True)
@@ -100,15 +114,18 @@ def platform_status(*, now: datetime | None = None, with_failures: bool = True
     for row in Match.objects.filter(status__open=True
                                     ).values("ladder__slug", "status").annotate(n=Count("id")):
         queues.setdefault(row["ladder__slug"], {})[row["status"]] = row["n"]
+    done = Match.objects.filter(status=MatchStatus.FINISHED,
+                                finished_at__gte=now - timedelta(minutes=5)).aggregate(
+        five=Count("id"), one=Count("id", filter=Q(finished_at__gte=now - timedelta(minutes=1))))
+    first = ladders_first_queued(shown=NEXT_LISTED, per_minute=done["five"] / 5)
     ladder_queues = [LadderQueue(ladder=slug, queued=c.get("queued", 0),
-                                 running=c.get("running", 0))
+                                 running=c.get("running", 0),
+                                 next=[QueuedRow(q.match_id, q.ahead, q.wait)
+                                       for q in first.get(slug, [])])
                      for slug, c in sorted(queues.items())]
     oldest = (Match.objects.filter(status__open=True, status=MatchStatus.QUEUED)
               .order_by("created_at", "pk")
               .values("pk", "created_at").first())
-    done = Match.objects.filter(status=MatchStatus.FINISHED,
-                                finished_at__gte=now - timedelta(minutes=5)).aggregate(
-        five=Count("id"), one=Count("id", filter=Q(finished_at__gte=now - timedelta(minutes=1))))
     failures: dict[str, int] = {}
     recent: list[FailureRow] = []
     if with_failures:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -12,7 +13,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from league.bots.models import Bot, BotVersion
-from league.bots.selectors import bot_get, may_download_source, owner_or_staff, version_get
+from league.bots.selectors import (
+    bot_get,
+    is_owner,
+    may_download_source,
+    owner_or_staff,
+    version_get,
+)
 from league.bots.services import (
     UploadError,
     bot_enable,
@@ -20,7 +27,11 @@ from league.bots.services import (
     bot_set_source_public,
 )
 from league.competitions.services import challenge_create
+from league.ladders import stats
+from league.ladders.boards import NOVICE_GAMES
 from league.ladders.services import bot_disable, bot_retire, version_upload
+from league.versiontests.services import VersionTestError
+from league.versiontests.uploads import version_upload_tested
 from league.web import selectors, verdicts
 from league.web.competition_forms import ChallengeableForm, ChallengeForm
 from league.web.competition_pages import (
@@ -32,6 +43,25 @@ from league.web.competition_pages import (
 from league.web.forms import ModerationForm, UploadForm, VisibilityForm
 from league.web.play_pages import bot_play_form
 from league.web.refusals import form_attempt
+from league.web.versiontest_pages import VersionTestForm, bot_versiontests
+
+
+def bot_stats(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """A version's statistics (``?version=N``; else the active one), from the kept sums."""
+    the_bot = bot_get(user=request.user, bot_id=bot_id)
+    try:
+        page = stats.bot_stats(bot=the_bot, number=_version_number(request.GET.get("version")))
+    except BotVersion.DoesNotExist as e:
+        raise Http404(str(e)) from None
+    return render(request, "web/bot_stats.html", {"page": page})
+
+
+def _version_number(raw: str | None) -> int | None:
+    if not raw:
+        return None
+    if not raw.isdigit() or len(raw) > 9:
+        raise Http404("A version is a number: ?version=3")
+    return int(raw)
 
 
 def bot(request: HttpRequest, bot_id: int) -> HttpResponse:
@@ -39,27 +69,40 @@ def bot(request: HttpRequest, bot_id: int) -> HttpResponse:
 
 
 def _bot_page(request: HttpRequest, the_bot: Bot, challenge_form: ChallengeForm | None = None,
-              status: int = 200) -> HttpResponse:
+              status: int = 200, versiontest_form: VersionTestForm | None = None
+              ) -> HttpResponse:
+    mine = is_owner(request.user, the_bot)
+    page = selectors.bot_page(bot=the_bot)
     return render(request, "web/bot.html", {
-        "page": selectors.bot_page(bot=the_bot),
+        "page": page,
         "source": may_download_source(request.user, the_bot),
-        "is_owner": request.user.is_authenticated and the_bot.owner_id == request.user.pk,
+        "is_owner": mine,
         "upload_form": UploadForm(initial={"game": the_bot.game, "name": the_bot.name}),
         "play": bot_play_form(the_bot),
+        "provisional_sigma": settings.LEAGUE_PROVISIONAL_SIGMA,
+        "placement_games": NOVICE_GAMES,
+        **bot_versiontests(request.user, the_bot, versiontest_form, mine, page.versions),
         **_competitions(request, the_bot, challenge_form)}, status=status)
+
+
+def bot_page_response(request: HttpRequest, the_bot: Bot, *,
+                      versiontest_form: VersionTestForm | None = None,
+                      status: int = 200) -> HttpResponse:
+    """The bot's page with a form of another module shown again (its errors)."""
+    return _bot_page(request, the_bot, status=status, versiontest_form=versiontest_form)
 
 
 def _competitions(request: HttpRequest, the_bot: Bot,
                   challenge_form: ChallengeForm | None) -> dict[str, object]:
     """The bot's tournaments and challenges, and the challenge form (or why there is none)."""
     user = request.user
-    mine = user.is_authenticated and the_bot.owner_id == user.pk
+    mine = is_owner(user, the_bot)
     why_not = ""
     if the_bot.game in solo_games():
         why_not = "solo"
     elif not (the_bot.accepts_challenges or mine):
         why_not = "refuses"
-    elif the_bot.retired or the_bot.disabled or the_bot.active_version_id is None:
+    elif not the_bot.plays:
         why_not = "not playing"
     elif not user.is_authenticated:
         why_not = "anonymous"
@@ -112,8 +155,8 @@ def _ticked(request: HttpRequest, form_class: type[forms.Form], name: str) -> bo
 def _owned_bot(request: HttpRequest, bot_id: int) -> Bot:
     """The bot when ``request.user`` owns it; 404 otherwise (even for staff: staff moderate
     in the admin, they do not act as the owner)."""
-    the_bot = Bot.objects.filter(pk=bot_id, owner_id=request.user.pk).first()
-    if the_bot is None:
+    the_bot = Bot.objects.filter(pk=bot_id).first()
+    if the_bot is None or not is_owner(request.user, the_bot):
         raise Http404("No such bot of yours.")
     return the_bot
 
@@ -193,7 +236,7 @@ def my_bots(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = UploadForm(request.POST, request.FILES)
         new, status = form_attempt(form, lambda data: _upload(request, data),
-                                   refusal=UploadError, say=str)
+                                   refusal=(UploadError, VersionTestError), say=str)
         if new is not None:
             request.session["uploaded"] = new.pk  # the banner follows it to its verdict
             return redirect("my-bots")
@@ -205,5 +248,8 @@ def my_bots(request: HttpRequest) -> HttpResponse:
 
 def _upload(request: HttpRequest, data: dict[str, Any]) -> BotVersion:
     request.session["upload_game"] = data["game"]
-    return version_upload(owner=request.user, game=data["game"], name=data["name"],
-                          filename=data["file"].name, data=data["file"].read())
+    fields = {"owner": request.user, "game": data["game"], "name": data["name"],
+              "filename": data["file"].name, "data": data["file"].read()}
+    if data.get("test"):  # active only if it passes its test, with the tests' defaults
+        return version_upload_tested(**fields)
+    return version_upload(**fields)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from itertools import pairwise
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -16,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import games
-from league.bots.models import Bot
+from league.bots.models import PLAYS, Bot
 from league.competitions import formats
 from league.competitions.formats import elimination, round_robin, swiss
 from league.competitions.formats.bracket import rounds_of
@@ -43,6 +44,7 @@ from league.competitions.selectors import (
 )
 from league.ladders.models import Match, MatchKind, MatchStatus, Participant
 from league.ladders.selectors import tally_counts
+from league.web.tie_break import Tie, first_place_tie
 
 AnyUser = AbstractBaseUser | AnonymousUser
 
@@ -152,6 +154,14 @@ class BracketColumn:
     nodes: list[BracketNode]
     empty: bool = False
     """Every node in it is void (a phone leaves it out)."""
+    joined: bool = False
+    """Its nodes go two by two into the next column's (the bracket's lines join them)."""
+
+    @property
+    def groups(self) -> list[list[BracketNode]]:
+        """Its nodes as the page draws them: two by two when joined, else one by one."""
+        step = 2 if self.joined else 1
+        return [self.nodes[i:i + step] for i in range(0, len(self.nodes), step)]
 
 
 @dataclass
@@ -171,6 +181,8 @@ class TournamentView:
     rounds: list[tuple[int, list[SeriesLine]]]
     bracket: list[BracketSection] = field(default_factory=list)
     winner: TableRow | None = None
+    tie: Tie | None = None
+    """The winner is first on a tie-break, level on points with the runner-up."""
     columns: set[str] = field(default_factory=set)
     live_games: int = 0
 
@@ -274,6 +286,8 @@ def _bracket(page: TournamentPage, lines: dict[str, SeriesLine],
                           if not d.void and not d.unneeded), default=0)
             out.append(BracketColumn(_column_title(key, i, len(columns), double), number,
                                      drawn, empty=not shown))
+        for column, after in pairwise(out):
+            column.joined = len(column.nodes) == 2 * len(after.nodes) > 0
         sections.append(BracketSection(key, title, out))
     return sections
 
@@ -293,6 +307,7 @@ def tournament_view(t: Tournament) -> TournamentView:
                        if g.live))
     if t.state == TournamentState.FINISHED and page.table:
         view.winner = page.table[0]
+        view.tie = first_place_tie(page.table, fmt)
     view.columns = _columns(page.table, fmt, view.done)
     return view
 
@@ -301,9 +316,11 @@ def _columns(table: list[TableRow], fmt: formats.Format, done: bool) -> set[str]
     """The standings' columns this format fills."""
     if fmt == formats.Format.SCORED:
         return {"mean", "played"}
-    shown = {"points", "record", "played"}
-    if fmt not in ELIMINATION:
-        shown |= {"draws", "game_points"}
+    if fmt in ELIMINATION:
+        # no points beside the record: "won 3" beside "2/0" read as a miscount; the record
+        # says its byes itself ("2–0, 1 bye")
+        return {"record", "played"} | ({"out"} if not done else set())
+    shown = {"points", "record", "played", "draws", "game_points"}
     if any(row.byes for row in table):
         shown.add("byes")
     if any(row.buchholz is not None for row in table):
@@ -329,8 +346,7 @@ def entrants_for(user: AnyUser, t: Tournament) -> tuple[list[Bot], list[Bot]]:
     entered = set(Entry.objects.filter(tournament=t, withdrawn=False)
                   .values_list("bot_id", flat=True))
     mine = list(Bot.objects.filter(owner_id=user.pk, game=t.game).order_by("name"))
-    ok = [b for b in mine if not b.retired and not b.disabled
-          and b.active_version_id is not None and b.pk not in entered]
+    ok = [b for b in mine if b.plays and b.pk not in entered]
     return ok, [b for b in mine if b not in ok and b.pk not in entered]
 
 
@@ -463,8 +479,7 @@ def challenger_bots(user: AnyUser, game: str, exclude: int | None = None) -> Que
     """``user``'s bots that can play a challenge of ``game`` now."""
     if not user.is_authenticated:
         return Bot.objects.none()
-    bots = Bot.objects.filter(owner_id=user.pk, game=game, retired=False, disabled=False,
-                              active_version__isnull=False).order_by("name")
+    bots = Bot.objects.filter(PLAYS, owner_id=user.pk, game=game).order_by("name")
     return bots.exclude(pk=exclude) if exclude else bots
 
 

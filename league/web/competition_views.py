@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 import games
 from league.bots.models import Bot
 from league.bots.selectors import owner_or_staff, user_or_staff
+from league.competitions.conditions import conditions_words
 from league.competitions.models import (
     DONE,
     UPCOMING,
@@ -26,19 +27,23 @@ from league.competitions.models import (
     Tournament,
     TournamentState,
 )
+from league.competitions.recurring import RecurrenceError, recurrence_stop, schedule_words
 from league.competitions.selectors import (
     RULES,
     SERIES_RULE,
     challenge_get,
     challenge_page,
+    recurring_view,
     tournament_get,
 )
 from league.competitions.services import (
+    challenge_cancel,
     entry_register,
     entry_withdraw,
     tournament_cancel,
     tournament_create,
 )
+from league.ids import parse_id
 from league.ladders.models import MatchStatus
 from league.web.competition_forms import CancelForm, EntryForm, TournamentForm
 from league.web.competition_pages import (
@@ -52,6 +57,7 @@ from league.web.competition_pages import (
 )
 from league.web.live_parts import parts_changed, parts_for_page, parts_render
 from league.web.refusals import form_attempt, message_attempt
+from league.web.views import error_page
 
 FAST_MS = 3000
 """How often a page that is following play asks for news."""
@@ -78,9 +84,14 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
             third_place=data["third_place"], bracket_reset=data["bracket_reset"],
             field_limit=data["field_limit"], registration_closes=data["registration_closes"],
             starts_at=data["starts_at"], official=data.get("official", False),
-            limits=data.get("limits"), description=data["description"]))
+            limits=data.get("limits"), description=data["description"],
+            open_to_league_bots=data["open_to_league_bots"], every=data["every"],
+            min_rated_games=data["min_rated_games"] or 0, rating_min=data["rating_min"],
+            rating_max=data["rating_max"], allowed_owners=data["allowed_owners"]))
         if t is not None:
-            messages.success(request, f"{t.name} is open for registration.")
+            messages.success(request, f"{t.name} is open for registration"
+                             + (f"; it comes back {schedule_words(t.recurrence, t.starts_at)}."
+                                if t.recurrence else "."))
             return redirect("tournament", tournament_id=t.pk)
     else:
         start = (timezone.now() + timedelta(days=1)).replace(minute=0, second=0,
@@ -88,7 +99,8 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         form = TournamentForm(staff=staff, initial={"registration_closes": start,
                                                     "starts_at": start})
     return render(request, "web/tournament_new.html", {
-        "form": form, "form_data": {"solo": solo_games()}}, status=status)
+        "form": form, "form_data": {"solo": solo_games(), "fresh": not form.is_bound}},
+        status=status)
 
 
 # -- a tournament's page -----------------------------------------------------------------------
@@ -109,6 +121,10 @@ def _tournament_context(request: HttpRequest, t: Tournament,
         if t.state in UPCOMING else set(),
         "cancel_form": CancelForm(),
         "due": t.starts_at <= timezone.now(),
+        "conditions": conditions_words(t),
+        "recurring": recurring_view(t),
+        "stop_recurring": t.recurrence is not None and t.recurrence.active
+        and user_or_staff(user, t.recurrence.created_by_id),
     }
 
 
@@ -163,13 +179,31 @@ def tournament_enter(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t = tournament_get(tournament_id=tournament_id)
-    given = request.POST.get("bot", "").strip()
-    bot = Bot.objects.filter(pk=int(given)).first() if given.isdigit() else None
+    bot_id = parse_id(request.POST.get("bot", ""))
+    if bot_id is None:
+        return error_page(request, "Bad request", "The bot is given by its id, in digits "
+                          "0-9.", 400)
+    bot = Bot.objects.filter(pk=bot_id).first()
     if bot is None:
         raise Http404("No such bot.")
     if message_attempt(request, lambda: entry_withdraw(tournament=t, bot=bot,
                                                        user=request.user)) is not None:
         messages.success(request, f"{bot.name} is withdrawn from {t.name}.")
+    return redirect("tournament", tournament_id=t.pk)
+
+
+@login_required
+@require_POST
+def tournament_stop_recurring(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    t = tournament_get(tournament_id=tournament_id)
+
+    def stop() -> object:
+        if t.recurrence is None:
+            raise RecurrenceError(f"{t.name} does not come back")
+        return recurrence_stop(user=request.user, recurrence=t.recurrence)
+
+    if message_attempt(request, stop) is not None:
+        messages.success(request, f"{t.name} will not come back; the editions made stay.")
     return redirect("tournament", tournament_id=t.pk)
 
 
@@ -201,7 +235,18 @@ def challenge(request: HttpRequest, challenge_id: int) -> HttpResponse:
     parts = parts_render(request, "challenge", CHALLENGE_PARTS, context)
     return render(request, "web/challenge.html", {
         **context, "interval": 0 if context["done"] else FAST_MS,
-        "parts": parts_for_page(parts)})
+        "parts": parts_for_page(parts),
+        "may_cancel": not context["done"] and user_or_staff(request.user, c.challenger_id)})
+
+
+@login_required
+@require_POST
+def challenge_cancel_view(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    c = challenge_get(challenge_id=challenge_id)
+    if message_attempt(request, lambda: challenge_cancel(challenge=c,
+                                                         user=request.user)) is not None:
+        messages.success(request, f"Challenge {c.pk} is cancelled.")
+    return redirect("challenge", challenge_id=c.pk)
 
 
 def challenge_status(request: HttpRequest, challenge_id: int) -> JsonResponse:

@@ -6,13 +6,26 @@ from django import forms
 
 from league.bots.models import game_choices
 from league.bots.uploads import UPLOAD_HELP
+from league.text import one_line
+
+
+def _game_or_blank() -> list[tuple[str, str]]:
+    # no game picked for the uploader: a bot uploaded under the first game in the list
+    # by default fails its validation in that game's words (issue 38)
+    return [("", "choose the game…"), *game_choices()]
 
 
 class UploadForm(forms.Form):
-    game = forms.ChoiceField(choices=game_choices)
-    name = forms.CharField(max_length=40, help_text="Letters, digits, '_', '.', '-'. "
-                           "Upload under an existing name to add a version.")
+    game = forms.ChoiceField(choices=_game_or_blank,
+                             error_messages={"required": "choose the game the bot plays"})
+    name = forms.CharField(max_length=40, validators=[one_line],
+                           help_text="Letters, digits, '_', '.', '-'. Upload under an "
+                           "existing name to add a version.")
     file = forms.FileField(help_text=f"{UPLOAD_HELP}.")
+    test = forms.BooleanField(
+        required=False, label="Active only if it passes a test",
+        help_text="Test it against the bot's active version first (which keeps playing "
+                  "meanwhile): it becomes active if it passes. Not for a first version.")
 
 
 class VisibilityForm(forms.Form):
@@ -21,7 +34,7 @@ class VisibilityForm(forms.Form):
 
 class ModerationForm(forms.Form):
     action = forms.ChoiceField(choices=[("disable", "disable"), ("enable", "enable")])
-    reason = forms.CharField(max_length=200, required=False)
+    reason = forms.CharField(max_length=200, required=False, validators=[one_line])
 
     def clean(self) -> dict:
         cleaned = super().clean()

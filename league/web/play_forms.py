@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django import forms
 
+from league.ids import parse_id
 from league.ladders.play.services import PlayError
 
 BUILTIN = "builtin:"
@@ -24,6 +25,6 @@ class PlayForm(forms.Form):
             return None, ""
         if text.startswith(BUILTIN):
             return None, text[len(BUILTIN):]
-        if text.isdigit():
-            return int(text), ""
+        if (bot_id := parse_id(text)) is not None:
+            return bot_id, ""
         raise PlayError(f"the opponent is a bot's id or {BUILTIN}NAME, not {text!r}")

@@ -1,16 +1,23 @@
 """What a page needs to show the form that starts a game against a bot (``_play_form.html``),
-or nothing where there is no game to start."""
+or nothing where there is no game to start; the forms of ``/play/``, and a person's games
+(``_your_games.html``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
 
 import games
 from games.players import player_names
 from league.bots.models import Bot
-from league.ladders.models import Ladder
+from league.ladders.lifecycle import ENDED, OPEN
+from league.ladders.models import Ladder, Match, MatchKind
+from league.web.match_lists import MatchRow, match_rows
+
+RECENT_GAMES = 10
+"""Ended games a person's list shows."""
 
 
 def _duration(seconds: float) -> str:
@@ -27,7 +34,7 @@ def _common(game: str) -> dict[str, Any]:
 
 def bot_play_form(bot: Bot) -> dict[str, Any] | None:
     """Play against this bot: a two-player game's bot that plays."""
-    if bot.retired or bot.disabled or bot.active_version_id is None:
+    if not bot.plays:
         return None
     if games.game_class(bot.game).num_players != 2:
         return None
@@ -46,3 +53,30 @@ def ladder_play_form(ladder: Ladder) -> dict[str, Any] | None:
         return None
     return {**_common(ladder.game), "heading": "Play against a built-in player",
             "builtins": builtins}
+
+
+def play_index_forms() -> list[dict[str, Any]]:
+    """``/play/``: each game with an open ladder, its form (against a built-in player, or the
+    solo game on a seed), headed by the game's name; refusals come back to ``/play/``."""
+    ladders: dict[str, Ladder] = {}
+    for ladder in Ladder.objects.filter(active=True):  # the one a game is played on
+        ladders.setdefault(ladder.game, ladder)
+    forms = []
+    for game in games.game_ids():
+        form = ladder_play_form(ladders[game]) if game in ladders else None
+        if form is None:
+            continue
+        title = games.game_class(game).title
+        heading = f"Play {title} yourself" if form.get("solo") else \
+            f"Play {title} against a built-in player"
+        forms.append({**form, "heading": heading, "key": f"-{game}", "back": "play",
+                      "ladder": ladders[game]})
+    return forms
+
+
+def your_games(user: AbstractBaseUser) -> dict[str, list[MatchRow]]:
+    """A person's games against bots: those going (queued or playing) and the latest ended."""
+    mine = Match.objects.filter(kind=MatchKind.EXHIBITION, exhibition__user_id=user.pk)
+    return {"going": match_rows(mine.filter(status__in=OPEN).order_by("-pk"), 20),
+            "ended": match_rows(mine.filter(status__in=ENDED).order_by("-finished_at", "-pk"),
+                                RECENT_GAMES)}

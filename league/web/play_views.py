@@ -1,11 +1,15 @@
-"""Playing against a bot: the form's target (``POST /play/``, back to the page it came from
-with the refusal as a message) and the play page, only for the person playing (anyone else
-goes to the match's page). The page's JSON is the API's (``league.api.play_views``)."""
+"""Playing against a bot: the page of how to play and your games (``GET /play/``), the form's
+target (``POST /play/``, back to the page it came from with the refusal as a message), the
+play page, only for the person playing (anyone else goes to the match's page), and its
+buttons: leaving the queue for a board, resigning, a rematch (``POST /play/<id>/leave/``,
+``resign/``, ``rematch/``). The page's JSON is the API's (``league.api.play_views``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -13,22 +17,55 @@ from django.views.decorators.http import require_POST
 
 import games
 from league.bots.models import Bot
+from league.ids import parse_id
 from league.ladders.models import Ladder
-from league.ladders.play.services import PlayError, exhibition_create, exhibition_of
+from league.ladders.play.services import (
+    GamesGoing,
+    PlayError,
+    exhibition_create,
+    exhibition_leave,
+    exhibition_of,
+    exhibition_rematch,
+    exhibition_resign,
+)
 from league.rate_limits import RateLimited
 from league.web.play_forms import PlayForm
+from league.web.play_pages import play_index_forms, your_games
 from league.web.refusals import sentence
+
+YOUR_GAMES = "your-games"
+"""The message tag of a refusal because of the games going: the page links them."""
+
+
+def _refused(request: HttpRequest, error: PlayError) -> None:
+    tags = YOUR_GAMES if isinstance(error, GamesGoing) else ""
+    messages.error(request, sentence(str(error)), extra_tags=tags)
 
 
 def _back(form: PlayForm) -> str:
-    """The page the form was on: the bot's, else the game's ladder's, else home."""
+    """The page the form was on: /play/, the bot's, else the game's ladder's, else home."""
     data = form.data
-    opponent = str(data.get("opponent", "")).strip()
-    if opponent.isdigit() and Bot.objects.filter(pk=int(opponent)).exists():
-        return reverse("bot", args=[int(opponent)])
-    slug = Ladder.objects.filter(game=str(data.get("game", ""))[:32]).values_list(
-        "slug", flat=True).first()
+    if data.get("back") == "play":  # the form on /play/
+        return reverse("play-start")
+    opponent = parse_id(data.get("opponent", ""))
+    if opponent is not None and Bot.objects.filter(pk=opponent).exists():
+        return reverse("bot", args=[opponent])
+    game = str(data.get("game", ""))
+    # only a known game's id reaches the query (a NUL byte in one was a database error)
+    slug = Ladder.objects.filter(game=game).values_list("slug", flat=True).first() \
+        if game in games.game_ids() else None
     return reverse("ladder", args=[slug]) if slug else reverse("home")
+
+
+def play_index(request: HttpRequest) -> HttpResponse:
+    """``/play/``: GET, how to play (each game with its form) and your games; POST, start."""
+    if request.method == "POST":
+        return play_start(request)
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
+    return render(request, "web/play_index.html", {
+        "forms": play_index_forms(),
+        "your_games": your_games(request.user) if request.user.is_authenticated else None})
 
 
 @require_POST
@@ -52,7 +89,7 @@ def play_start(request: HttpRequest) -> HttpResponse:
             builtin=builtin, seat=form.cleaned_data["seat"] or 0,
             seed=form.cleaned_data["seed"])
     except PlayError as error:
-        messages.error(request, sentence(str(error)))
+        _refused(request, error)
         return redirect(back)
     except RateLimited as refused:
         messages.error(request, refused.sentence())
@@ -71,5 +108,52 @@ def play(request: HttpRequest, match_id: int) -> HttpResponse:
         "match": match.pk, "game": game.id, "seat": exhibition.seat,
         "state_url": reverse("api:play", args=[match.pk]),
         "move_url": reverse("api:play-move", args=[match.pk]),
+        "your_games_url": f"{reverse('play-start')}#{YOUR_GAMES}",
         "match_url": reverse("match", args=[match.pk]),
+        "rules_url": reverse("game", args=[game.id]) + "#rules",
         "title": game.title, "options": dict(game.options), "assets": game.viewer_assets()}})
+
+
+def _on_my_game(request: HttpRequest, match_id: int,
+                service: Callable[..., object]) -> HttpResponse:
+    """``service(exhibition=...)`` on the person's own game (anyone else: the match's page),
+    then back to its play page, with the refusal if there was one."""
+    exhibition = exhibition_of(match_id=match_id, user=request.user)
+    if exhibition is None:
+        return redirect("match", match_id=match_id)
+    try:
+        service(exhibition=exhibition)
+    except PlayError as error:
+        messages.error(request, sentence(str(error)))
+    return redirect("play", match_id=match_id)
+
+
+@require_POST
+def play_leave(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Leave the queue for a board: the waiting game is cancelled."""
+    return _on_my_game(request, match_id, exhibition_leave)
+
+
+@require_POST
+def play_resign(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Give the game up (only its person): a loss by ``resigned``; its play page shows the end
+    as soon as the worker has ended it."""
+    return _on_my_game(request, match_id, exhibition_resign)
+
+
+@require_POST
+def play_rematch(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A new game against the same opponent, seats swapped, once this one is over: its play
+    page, or back to this one with the refusal."""
+    exhibition = exhibition_of(match_id=match_id, user=request.user)
+    if exhibition is None:
+        return redirect("match", match_id=match_id)
+    try:
+        match = exhibition_rematch(exhibition=exhibition)
+    except PlayError as error:
+        _refused(request, error)
+        return redirect("play", match_id=match_id)
+    except RateLimited as refused:
+        messages.error(request, refused.sentence())
+        return redirect("play", match_id=match_id)
+    return redirect("play", match_id=match.pk)

@@ -11,7 +11,7 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest
 
-from league.competitions.services import CompetitionError
+from league.competitions.errors import CompetitionError
 from league.rate_limits import RateLimited
 
 T = TypeVar("T")
@@ -23,7 +23,7 @@ def sentence(text: str) -> str:
 
 
 def form_attempt(form: forms.Form, make: Callable[[dict[str, Any]], T], *,
-                 refusal: type[Exception] = CompetitionError,
+                 refusal: type[Exception] | tuple[type[Exception], ...] = CompetitionError,
                  say: Callable[[str], str] = sentence) -> tuple[T | None, int]:
     """``make(form.cleaned_data)`` when the form is valid: what it made and 200. Otherwise
     None and the status to show the form again with: 400 when the form is invalid or the

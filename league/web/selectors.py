@@ -23,7 +23,7 @@ from django.db.models.functions import Cast
 from django.http import Http404
 from django.utils import timezone
 
-from league.bots.models import Bot, BotVersion
+from league.bots.models import Bot, BotVersion, VersionStatus
 from league.ladders.models import (
     Ladder,
     Match,
@@ -32,8 +32,16 @@ from league.ladders.models import (
     Participant,
     Standing,
 )
-from league.ladders.ratings import Tally
-from league.ladders.selectors import Board, BoardRow, standing_history, tally_counts
+from league.ladders.queues import NextGame, next_game
+from league.ladders.ratings import RANGE_SIGMAS, Tally
+from league.ladders.selectors import (
+    Board,
+    BoardRow,
+    Certainty,
+    standing_certainty,
+    standing_history,
+    tally_counts,
+)
 from league.web.match_lists import MatchRow, match_rows
 
 HISTORY_POINTS = 400
@@ -124,9 +132,9 @@ class Latest:
 
 
 def rating_history(*, bot: Bot, latest: Latest) -> dict[str, Any]:
-    """Chart data: per version, the rating (mu - 3 sigma) after each of its rated matches,
-    or its score in each scored match, over its latest matches (``latest``, newest first);
-    x is the match's place."""
+    """Chart data: per version, the rating (mu - 3 sigma) after each of its rated matches
+    with the band mu +- 2 sigma (``lo``, ``hi``), or its score in each scored match, over its
+    latest matches (``latest``, newest first); x is the match's place."""
     rows = list(standing_history(bot=bot).filter(
         pk__in=latest.participations(HISTORY_POINTS))
         # the time as the database writes it ("2026-11-23 12:00:00..." in UTC on both
@@ -136,15 +144,19 @@ def rating_history(*, bot: Bot, latest: Latest) -> dict[str, Any]:
     series: dict[int, list[dict[str, Any]]] = {}
     rated = False
     for x, (number, mu, sigma, score, finished) in enumerate(rows, start=1):
+        point: dict[str, Any] = {"x": x, "t": (finished or "")[:16]}
         if mu is not None and sigma is not None:
-            rated, y = True, round(mu - 3 * sigma, 2)
+            # the band the chart shades: mu +- 2 sigma, where its skill likely is (the
+            # rating, mu - 3 sigma, is the cautious line below it; both from the same row)
+            rated, point["y"] = True, round(mu - 3 * sigma, 2)
+            point["lo"] = round(mu - RANGE_SIGMAS * sigma, 2)
+            point["hi"] = round(mu + RANGE_SIGMAS * sigma, 2)
         elif score is not None:
-            y = score
+            point["y"] = score
         else:
             continue
-        series.setdefault(number, []).append(
-            {"x": x, "y": y, "t": (finished or "")[:16]})
-    return {"label": "rating (μ − 3σ)" if rated else "score",
+        series.setdefault(number, []).append(point)
+    return {"label": "rating (μ − 3σ)" if rated else "score", "band": rated,
             "series": [{"label": f"v{n}", "points": p} for n, p in sorted(series.items())]}
 
 
@@ -198,6 +210,10 @@ class VersionPage:
     against_previous: Tally = field(default_factory=Tally)
     """Over the version's latest ``window`` matches."""
     window: int = WINDOW
+    certainty: Certainty | None = None
+    """How its placement goes, and how sure the board is of it (a rated ladder's version)."""
+    next_game: NextGame | None = None
+    """Its next game (a version that plays: the bot's active one)."""
 
 
 FIRST_MATCHES = 20
@@ -221,6 +237,13 @@ def version_page(*, version: BotVersion) -> VersionPage:
     page = VersionPage(version=version, validations=validations, previous=previous,
                        standing=standings.get(version.pk),
                        previous_standing=standings.get(previous.pk) if previous else None)
+    standing = page.standing
+    if standing is not None and standing.ladder.rated:
+        page.certainty = standing_certainty(ladder=standing.ladder, version_id=version.pk,
+                                            games=standing.games, mu=standing.mu,
+                                            sigma=standing.sigma)
+    if version.status == VersionStatus.ACTIVE:
+        page.next_game = next_game(version_id=version.pk)
     if previous is not None:  # over the version's latest matches, as on the bot page
         counts = (Participant.objects.filter(
             pk__in=Latest([version.pk]).participations(WINDOW),
@@ -255,6 +278,14 @@ def rating_trend(*, ladder: Ladder, version_ids: list[int], days: int = 7
         return {pk: value for pk, value in cursor.fetchall() if value is not None}
 
 
+def ladder_younger_than(*, ladder: Ladder, days: int = 7) -> bool:
+    """Whether no match of ``ladder`` finished before the last ``days``: then a "7-day trend"
+    is every bot's whole rating since it joined, and the page says so."""
+    since = timezone.now() - timedelta(days=days)
+    return not Match.objects.filter(ladder=ladder, status=MatchStatus.FINISHED,
+                                    finished_at__lt=since).exists()
+
+
 TREND_SQL = """
 SELECT v.id, (SELECT p.mu_before - 3 * p.sigma_before
               FROM ladders_participant p JOIN ladders_match m ON m.id = p.match_id
@@ -286,7 +317,7 @@ def user_bots(*, username: str) -> tuple[User, list[UserBot]]:
     bots = [UserBot(b) for b in Bot.objects.filter(owner=owner).select_related("active_version")
             .defer("active_version__archive", "active_version__log").order_by("game", "name")]
     playing = {b.bot.game for b in bots
-               if b.bot.active_version_id and not b.bot.retired and not b.bot.disabled}
+               if b.bot.plays}
     for ladder in Ladder.objects.filter(game__in=playing):
         board = Board(ladder, owner.username)
         rows = {row.bot_id: row for row in board[:] if row.owner == owner.username}

@@ -22,12 +22,19 @@ def log_tail(log: str, lines: int = LOG_TAIL_LINES) -> str:
 
 def verdict(version: BotVersion) -> str:
     """The version's state as a sentence's end: what is happening, or what came of it."""
-    if version.status == VersionStatus.VALIDATING:
+    if version.status == VersionStatus.VALIDATING and version.test_request is None:
         return "validating: it is playing one match against a random player"
     if version.status == VersionStatus.ACTIVE:
         ladder = Ladder.objects.filter(game=version.bot.game).first()
-        return f"validated: it plays on the {ladder.title if ladder else version.bot.game} " \
-               "ladder now"
+        where = ladder.title if ladder else version.bot.game
+        # "active", as the list of versions says it
+        return f"active (validated): it plays on the {where} ladder now"
+    if version.status == VersionStatus.TESTING:
+        return (f"testing: {version.reason}" if version.reason else
+                "testing: it becomes active if it passes its test against the active version")
+    if version.status == VersionStatus.VALIDATING and version.test_request is not None:
+        return ("validating: it is playing one match against a random player; then a test "
+                "against the active version, and it becomes active if it passes")
     if version.status == VersionStatus.REJECTED:
         return f"rejected: {version.reason}" if version.reason else "rejected"
     return str(version.status)

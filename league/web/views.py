@@ -23,15 +23,18 @@ from django.views.decorators.http import require_POST
 import games
 from games.players import player_names
 from league.competitions.services import challenge_create
+from league.ladders import replay_cache
+from league.ladders.boards import NOVICE_GAMES
 from league.ladders.lifecycle import PLAYED
 from league.ladders.models import Ladder, Match
+from league.ladders.queues import ladder_queue, wait_words
 from league.ladders.replays import (
     NoFrames,
     match_record,
-    may_read_log,
     viewer_header,
 )
 from league.ladders.selectors import Board, match_get, queue_counts
+from league.rate_limits import RateLimited
 from league.web import selectors
 from league.web.competition_forms import ChallengeForm
 from league.web.competition_pages import challenger_bots, solo_games
@@ -39,7 +42,7 @@ from league.web.game_views import ladder_cards
 from league.web.live_parts import parts_changed, parts_for_page, parts_render
 from league.web.match_lists import match_rows
 from league.web.match_page import PARTS, following, match_parts_context
-from league.web.play_pages import ladder_play_form
+from league.web.play_pages import ladder_play_form, your_games
 from league.web.refusals import form_attempt
 from replay.html_export import replay_html
 
@@ -138,12 +141,27 @@ def _ladder_page(request: HttpRequest, the_ladder: Ladder,
     matches = match_rows(Match.objects.filter(ladder=the_ladder, status__in=PLAYED)
                          .order_by("-finished_at"), 10)
     return render(request, "web/ladder.html", {
+        **queue_context(the_ladder),
         "ladder": the_ladder, "game": games.make_game(the_ladder.game).describe(),
         "limits": asdict(the_ladder.sandbox_limits), "board": board, "page": page,
         "q": query, "matches": matches,
+        "trend_since_joined": the_ladder.rated and selectors.ladder_younger_than(
+            ladder=the_ladder),
         "challenge_form": challenge_form or _builtin_form(request, the_ladder),
         "two_player": the_ladder.game not in solo_games(),
         "play": ladder_play_form(the_ladder)}, status=status)
+
+
+def queue_context(the_ladder: Ladder) -> dict[str, object]:
+    """The ladder's queue for its page: counts, and its next queued matches with their
+    players and a guess at when each starts."""
+    queue = ladder_queue(ladder=the_ladder)
+    waits = {q.match_id: q for q in queue.next}
+    rows = match_rows(Match.objects.filter(pk__in=list(waits)).order_by("pk"), len(waits))
+    return {"queue": queue, "queued": [(row, waits[row.pk]) for row in rows],
+            "queue_drained": wait_words(queue.drained),
+            "provisional_sigma": settings.LEAGUE_PROVISIONAL_SIGMA,
+            "placement_games": NOVICE_GAMES}
 
 
 def match(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -172,22 +190,41 @@ def match_status(request: HttpRequest, match_id: int) -> JsonResponse:
 
 def match_html(request: HttpRequest, match_id: int) -> HttpResponse:
     """The match as one self-contained HTML file (viewer and frames inside), with the logs
-    this reader may see."""
-    the_match = match_get(match_id=match_id)
-    try:
-        record = match_record(match=the_match)
-    except NoFrames as error:
-        raise Http404(str(error)) from None
-    seats = [p.seat for p in the_match.participants.all() if may_read_log(request.user, p)]
-    response = HttpResponse(replay_html(record, log_seats=seats,
-                                        title=f"Match {the_match.pk}: {the_match.ladder.title}"),
-                            content_type="text/html; charset=utf-8")
-    response["Content-Disposition"] = (
-        f'attachment; filename="match-{the_match.pk}-{the_match.ladder.game}.html"')
-    # The file runs its own inline modules when opened from disk; served here it is a
-    # download, never a page of this site.
-    response["Content-Security-Policy"] = "sandbox; default-src 'none'"
-    return response
+    this reader may see: the heaviest read of the site, so a finished match's file is made
+    once and kept (``league.ladders.replay_cache``), and an anonymous address's files made
+    count against the ``heavy`` rate."""
+    stamp = replay_cache.stamp_of(match_id)
+    seats = replay_cache.log_seats(match_id, request.user)
+    name = stamp.name("html", seats) if stamp is not None else None
+    response = replay_cache.not_modified(request, name)
+    if response is None:
+        def make() -> bytes:  # only when the file is not kept
+            the_match = match_get(match_id=match_id)
+            try:
+                record = match_record(match=the_match)
+            except NoFrames as error:
+                raise Http404(str(error)) from None
+            return replay_html(record, log_seats=seats,
+                               title=f"Match {the_match.pk}: {the_match.ladder.title}").encode()
+
+        try:
+            body, gzipped = replay_cache.derived(name, make, gzipped=replay_cache.gzip_ok(request),
+                                                 charge=replay_cache.heavy_read(request))
+        except RateLimited as refused:
+            response = HttpResponse(refused.sentence(), status=429,
+                                    content_type="text/plain; charset=utf-8")
+            response["Retry-After"] = str(refused.wait)
+            return replay_cache.headers(response, stamp, None)
+        assert stamp is not None  # else make() raised Http404
+        response = HttpResponse(body, content_type="text/html; charset=utf-8")
+        if gzipped:
+            response["Content-Encoding"] = "gzip"
+        response["Content-Disposition"] = (
+            f'attachment; filename="match-{match_id}-{stamp.game}.html"')
+        # The file runs its own inline modules when opened from disk; served here it is a
+        # download, never a page of this site.
+        response["Content-Security-Policy"] = "sandbox; default-src 'none'"
+    return replay_cache.headers(response, stamp, name, private=bool(seats), per_reader=True)
 
 
 def viewer_modules(header: dict | None) -> list[str]:
@@ -201,5 +238,8 @@ def viewer_modules(header: dict | None) -> list[str]:
 
 def user_page(request: HttpRequest, username: str) -> HttpResponse:
     owner, bots = selectors.user_bots(username=username)
-    return render(request, "web/user.html", {"owner": owner, "bots": bots})
+    # your games against bots: on your own page only (a game going is yours to see)
+    mine = your_games(owner) if request.user.pk == owner.pk else None
+    return render(request, "web/user.html", {"owner": owner, "bots": bots,
+                                             "your_games": mine})
 

@@ -37,12 +37,16 @@ from sandbox.errors import BackendFault, BackendUnavailable
 from sandbox.languages import SANDBOXED
 from sandbox.pausing import Pauser
 from sandbox.runtime import SANDBOX_BOT, SANDBOX_BUILD, SANDBOX_LIB
-from sandbox.slots import Slot, acquire_slot, try_slot
+from sandbox.slots import Slot, acquire_slot, this_run, try_slot
 
 DEFAULT_IMAGE = "botleague/runner:latest"
 LABEL = "org.botleague.sandbox"
 SLOT_LABEL = "org.botleague.slot"  # the slot whose uid the container runs as
 CONTAINER_PREFIX = "botleague-slot-"  # a container is named after its slot
+RUN_LABEL = "org.botleague.run"
+# Each bot container carries its referee's run (``slots.this_run``) as ``RUN_LABEL``, so a run's
+# leftover check counts what its own processes left, not the bots of a deployment (a compose
+# worker killed by a fault test) that shares the host's engine and slots.
 BOT_ENV = {"HOME": "/tmp", "TMPDIR": "/tmp", "PATH": "/usr/local/bin:/usr/bin:/bin",
            "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
 log = logging.getLogger(__name__)
@@ -346,7 +350,8 @@ class DockerBackend(Backend):
         A referee killed outright (SIGKILL, a machine restart) leaves its containers behind.
         Launching replaces what it finds under the name of the slot it takes, but a slot may
         not be taken again for a long time, so a new backend also sweeps every free slot it
-        finds a container in.
+        finds a container in. A container without a slot was made by no referee (every
+        launch names its slot): not ours to judge, it stays.
         """
         from docker.errors import NotFound
 
@@ -354,15 +359,14 @@ class DockerBackend(Backend):
         for container in self.client.containers.list(all=True, filters={"label": LABEL}):
             index = container.labels.get(SLOT_LABEL, "")
             slot = try_slot(int(index)) if index.isdigit() else None
-            if slot is None and index.isdigit():
-                continue  # a live referee holds it: its bot
+            if slot is None:
+                continue  # a live referee holds it (its bot), or no referee made it
             try:
                 with contextlib.suppress(NotFound):
                     container.remove(force=True)
                     removed.append(container.name)
             finally:
-                if slot is not None:
-                    slot.release()
+                slot.release()
         return removed
 
     def _create(self, config: dict[str, Any], slot: Slot) -> Any:
@@ -419,7 +423,8 @@ class DockerBackend(Backend):
             "detach": False, "stdin_open": True, "tty": False,
             "hostname": "bot", "environment": {**BOT_ENV, **spec.env},
             "working_dir": SANDBOX_BOT if spec.package_dir is not None else "/tmp",
-            "labels": {LABEL: spec.label[:60] or "bot", SLOT_LABEL: str(slot.index)},
+            "labels": {LABEL: spec.label[:60] or "bot", SLOT_LABEL: str(slot.index),
+                       RUN_LABEL: this_run()},
             "host_config": host_config,
             "network_disabled": True,
         }

@@ -26,6 +26,7 @@ def main() -> None:
         observation = dict(turn.observation)
         if turn.legal_moves is not None:
             observation.setdefault("legal_moves", turn.legal_moves)
+        assert player is not None, "play before setup"
         return player.choose(observation)
 
     run(play, setup)

@@ -9,9 +9,9 @@ from collections.abc import Callable
 from typing import Any
 
 from benchmarks.deployment import Deployment, League, wait
+from benchmarks.leftovers import slot_processes
 from tests.compose.ledger import in_flight, ledger, matches, set_matchmaking, settle
 from tests.league import bots
-from tests.sandbox.conftest import slot_processes
 
 # On its first move it tries what a bot that got out onto a worker would try, and writes what
 # it found to its log: "REACHED ..." for each thing it should not have got.
@@ -113,16 +113,45 @@ def docker(*args: str) -> None:
     subprocess.run(["docker", *args], check=True, capture_output=True, timeout=120)
 
 
+RUNNING_CLAIMS = """
+from league.ladders.models import Match
+result = list(Match.objects.filter(status="running").order_by("-started_at")
+              .values_list("pk", "claimed_by"))
+"""
+
+
+def worker_playing(dep: League, timeout: float = 180) -> tuple[str, str]:
+    """A worker container with a match RUNNING on it, as the database says (the match's
+    claim names the worker's host): ``(container, host)``, of the match that started last,
+    the one with the most left to play. Waits for one, at most ``timeout`` seconds: a match
+    seen running does not say which worker plays it, nor that it is still running there once
+    another docker exec has named its worker (seconds, on a loaded machine)."""
+    found: list[tuple[str, str]] = []
+    seen: list[Any] = []
+
+    def playing() -> bool:
+        seen[:] = dep.shell(RUNNING_CLAIMS)
+        workers = dep.containers(dep.worker)
+        found[:] = [(container, host) for _, claimed_by in seen
+                    if (host := (claimed_by or "").split(":")[0])
+                    for container in workers if container.startswith(host)][:1]
+        return bool(found)
+
+    wait(playing, timeout, "a match running on a worker container, claimed by it",
+         lambda: f"running (id, claimed by): {seen}; worker containers: "
+                 f"{dep.containers(dep.worker)}\n{dep.logs(dep.worker)}", every=0.5)
+    return found[0]
+
+
 def sigkill_mid_match(dep: League, comes_back: Callable[[str], None] | None = None
                       ) -> tuple[list[int], list[int]]:
-    """SIGKILL the worker container holding a running match, then start it again (or, with
-    ``comes_back``, leave that to it: a swarm starts a new one): the ids that were in flight,
-    and those the killed worker was playing."""
-    for _ in range(5):  # a match may end between our look and the kill: look again
+    """SIGKILL a worker container while the database shows it playing a match
+    (``worker_playing``), then start it again (or, with ``comes_back``, leave that to it: a
+    swarm starts a new one): the ids that were in flight, and those the killed worker was
+    playing (still RUNNING after the kill: nobody is left to finish them but the reaper)."""
+    for _ in range(3):  # a match may still end between our last look and the kill
         ids = in_flight(dep, timeout=180)
-        host = dep.shell(f"from league.ladders.models import Match\n"
-                         f"result = Match.objects.get(pk={ids[0]}).claimed_by.split(':')[0]")
-        victim = next(c for c in dep.containers(dep.worker) if c.startswith(host))
+        victim, host = worker_playing(dep)
         docker("kill", "--signal", "KILL", victim)  # the worker and its pool: no goodbye
         try:
             killed = dep.shell(
@@ -136,7 +165,8 @@ def sigkill_mid_match(dep: League, comes_back: Callable[[str], None] | None = No
                 comes_back(victim)
         if killed:
             return ids, killed
-    raise AssertionError("no match was running on the killed worker")
+    raise AssertionError("three times the match seen running on a worker ended before the "
+                         "worker was killed: no match was running on the killed worker")
 
 
 def killed_worker_loses_and_doubles_nothing(
@@ -152,8 +182,9 @@ def killed_worker_loses_and_doubles_nothing(
         # Its bots lived in its container and died with it, but for one frozen at that moment
         # (a cgroup v1 freezer holds it even from SIGKILL), which a worker's sweep of the free
         # slots' cgroups (at its first bot, then each minute) thaws and kills.
-        wait(lambda: not slot_processes(), 150, "the killed worker's bots gone",
-             lambda: str(slot_processes()))
+        # (the worker's run is its own, not this test session's)
+        wait(lambda: not slot_processes(any_run=True), 150, "the killed worker's bots gone",
+             lambda: str(slot_processes(any_run=True)))
 
 
 def broken_worker_fails_matches(dep: Deployment, versions: list[dict[str, Any]],

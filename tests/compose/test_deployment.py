@@ -76,4 +76,4 @@ def test_the_operator_sees_live_workers_and_the_world_sees_health(
     lines = [line for line in dep.logs(dep.worker, tail=400).splitlines()
              if '"match":' in line and '"attempt":' in line]
     assert lines, dep.logs(dep.worker)
-    assert '"logger": "gunicorn.access"' in dep.logs("web", tail=400)
+    assert '"logger": "league.access"' in dep.logs("web", tail=400)

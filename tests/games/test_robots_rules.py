@@ -108,7 +108,7 @@ def test_a_robot_reaching_the_player_ends_the_run_and_crashes_elsewhere_still_sc
     assert result is not None and result.reason == "game-over"
     assert result.scores == (9,) and state.destroyed == 2
     assert result.extra == {"level": 1, "turns": 1, "destroyed": 2}
-    assert "(5,5)" in result.detail
+    assert "at row 5, column 5" in result.detail
     assert state.to_move is None and state.legal_moves() == []
 
 
@@ -143,8 +143,8 @@ def test_legal_commands_exclude_steps_off_the_board_or_onto_robots_and_scrap():
 @pytest.mark.parametrize(("marks", "move", "why"), [
     ({(0, 4): "@", (9, 9): "+"}, "8", "leaves the board"),
     ({(5, 9): "@", (0, 0): "+"}, "3", "leaves the board"),
-    ({(5, 5): "@", (5, 6): "+"}, "6", "runs into the robot at (5,6)"),
-    ({(5, 5): "@", (4, 4): "*", (0, 0): "+"}, "7", "runs into the scrap at (4,4)"),
+    ({(5, 5): "@", (5, 6): "+"}, "6", "runs into the robot at row 5, column 6"),
+    ({(5, 5): "@", (4, 4): "*", (0, 0): "+"}, "7", "runs into the scrap at row 4, column 4"),
 ])
 def test_a_blocked_step_is_illegal_with_a_reason_and_changes_nothing(marks, move, why):
     state = position(board(marks))

@@ -68,6 +68,17 @@ def play(turn):
 run(play)
 """
 
+STONES_ANSWER = """\
+import sys
+from botlib import run
+
+def play(turn):
+    print("I play Stones", file=sys.stderr, flush=True)
+    return "2,2"
+
+run(play)
+"""
+
 BROKEN_CPP = """\
 #include <iostream>
 int main() { this is not C++ }

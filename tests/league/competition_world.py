@@ -43,10 +43,20 @@ def enter(t: Tournament, versions: list[BotVersion]) -> None:
         entry_register(tournament=t, bot=v.bot, user=v.bot.owner)
 
 
-def start_now(t: Tournament) -> Tournament:
-    """As if the start time had come: registration closed, the beat's next tick starts it."""
+def registration_over(t: Tournament) -> None:
+    """As if the start time had come: registration closed, the beat's next tick starts it.
+
+    Moved here rather than set a second ahead at creation: a loaded machine can take longer
+    than any such margin to create and enter the field, and then the times are in the past
+    when submitted, or registration closes before the last entry.
+    """
     now = timezone.now()
     Tournament.objects.filter(pk=t.pk).update(registration_closes=now, starts_at=now)
+
+
+def start_now(t: Tournament) -> Tournament:
+    """``registration_over``, then the tick's advance, here and now."""
+    registration_over(t)
     tournament_advance(tournament_id=t.pk)
     t.refresh_from_db()
     return t

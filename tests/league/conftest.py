@@ -3,16 +3,15 @@ Redis, and real Celery worker processes started here, never ``task_always_eager`
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -20,6 +19,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connections
 
+from benchmarks.common import kill_group
 from league.bots.models import BotVersion
 from league.ladders.defaults import ladders_install
 from league.ladders.models import Ladder, Match, MatchStatus
@@ -33,11 +33,11 @@ class Worker:
     process: subprocess.Popen
     log: Path
 
-    def kill(self, sig: int = signal.SIGKILL) -> None:
-        """Signal the worker's whole process group (main process, pool children, bots)."""
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, sig)
-        self.process.wait(30)
+    def kill(self) -> None:
+        """SIGKILL the worker's whole process group (main process, pool children, bots) and
+        wait until none of it runs: a pool child still dying could write a match's moves
+        after the test's database is cleaned (``kill_group``)."""
+        kill_group(self.process)
 
     def text(self) -> str:
         return self.log.read_text(errors="replace")
@@ -173,11 +173,39 @@ def people(db: None) -> People:
 
 
 @pytest.fixture(autouse=True)
+def _no_outside_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Webhook addresses are resolved when saved and delivered (``notifications.targets``):
+    a name a test (or schemathesis) makes up must not become a DNS query leaving the machine.
+    Addresses written as IPs and ``localhost`` resolve as ever; other names do not."""
+    import ipaddress
+    import socket
+
+    from league.notifications import targets
+
+    real = targets._resolve
+
+    def resolve(host: str, *args: Any, **kwargs: Any) -> Any:
+        try:
+            ipaddress.ip_address(host)
+        except ValueError:
+            if host != "localhost":
+                raise socket.gaierror(socket.EAI_NONAME,
+                                      "tests resolve no outside name") from None
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(targets, "_resolve", resolve)
+
+
+@pytest.fixture(autouse=True)
 def _fresh_rates() -> Iterator[None]:
-    """Rate limits count in Redis; no count leaks from one test to the next."""
+    """Rate limits count in Redis, and finished matches' answers are kept there
+    (``ladders.replay_cache``): no count and no kept answer leaks from one test to the next
+    (a test database made again reuses match and replay ids)."""
+    from league.ladders import replay_cache
     from league.rate_limits import rates_reset
 
     rates_reset()
+    replay_cache.clear()
     yield
     rates_reset()
 

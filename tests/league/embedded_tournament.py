@@ -6,17 +6,16 @@ Prints what happened as JSON."""
 
 from __future__ import annotations
 
-import contextlib
-import datetime as dt
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
 import traceback
 
 import django
+
+from benchmarks.common import stop_group
 
 
 def main() -> None:
@@ -25,17 +24,13 @@ def main() -> None:
     from django.conf import settings
     from django.contrib.auth.models import User
     from django.core.management import call_command
-    from django.utils import timezone
 
     from league.competitions.models import Challenge
     from league.competitions.progress import competitions_tick
-    from league.competitions.services import (
-        challenge_create,
-        entry_register,
-        tournament_create,
-    )
+    from league.competitions.services import challenge_create
     from league.ladders.models import Match
     from tests.league import bots
+    from tests.league.competition_world import enter, make_tournament, registration_over
     from tests.league.pages import active
     from tests.league.tournament_checks import (
         check_double_elimination,
@@ -55,16 +50,14 @@ def main() -> None:
                   for i in range(8)]
         sliders = [active(alice, f"g{i}", game="g2048", source=(bots.RANDOM, bots.FIRST)[i % 2])
                    for i in range(3)]
-        now = timezone.now()
 
         def make(fmt: str, field: list, game: str = "stones", **options: object):
+            # times relative to the moment of submission (made, entered, then the clock
+            # moved), whatever the set-up's work before cost on a loaded machine
             options.setdefault("games_per_series", 1)
-            t = tournament_create(user=alice, name=f"embedded {fmt}", game=game, format=fmt,
-                                  field_limit=len(field),
-                                  registration_closes=now + dt.timedelta(seconds=1),
-                                  starts_at=now + dt.timedelta(seconds=1), **options)
-            for v in field:
-                entry_register(tournament=t, bot=v.bot, user=alice)
+            t = make_tournament(alice, fmt, game, field_limit=len(field), **options)
+            enter(t, field)
+            registration_over(t)
             return t
 
         made = {
@@ -104,15 +97,7 @@ def main() -> None:
             "statuses": sorted(set(Match.objects.filter(kind__in=["tournament", "challenge"])
                                    .values_list("status", flat=True)))}))
     finally:
-        # The main process, which stops its pool (as ``./dev up`` stops it): a SIGTERM to the
-        # whole group reaches the pool's processes too, and the main then waits for them
-        # until killed (a minute here, every time)
-        worker.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):  # what it wrote is what counts
-            worker.wait(60)
-        with contextlib.suppress(ProcessLookupError):  # whatever of the group is left
-            os.killpg(worker.pid, signal.SIGKILL)
-        worker.wait()
+        stop_group(worker, 60)  # what it wrote is what counts: no hurry
 
 
 if __name__ == "__main__":

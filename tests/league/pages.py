@@ -12,8 +12,9 @@ from django.utils import timezone
 
 import games
 from league.bots.models import Bot, BotVersion
+from league.bots.services import version_create
 from league.ladders.models import Ladder, Match, MatchKind, Participant, Replay, Standing
-from league.ladders.services import standing_place, version_upload
+from league.ladders.services import standing_place
 from tests.league import bots
 
 EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'
@@ -22,10 +23,11 @@ EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 
 def active(owner: User, name: str, game: str = "stones", source: str = bots.RANDOM
            ) -> BotVersion:
-    """An uploaded version marked as validated, without playing its smoke match."""
-    version = version_upload(owner=owner, game=game, name=name, filename="main.py",
+    """A stored version marked as validated, without its smoke match: none is queued (one
+    queued and deleted here could be claimed first by a test's running worker, whose live
+    moves would then race the deletion and break it with a foreign-key violation)."""
+    version = version_create(owner=owner, game=game, name=name, filename="main.py",
                              data=f"{source}# {name} {owner.pk}\n".encode())
-    Match.objects.filter(kind=MatchKind.VALIDATION, participants__version=version).delete()
     version.status = "active"
     version.save()
     Bot.objects.filter(pk=version.bot_id).update(active_version=version)

@@ -4,10 +4,11 @@ PostgreSQL and Redis (the suite's test database, so a test may also read it thro
 with ``world.orm()``), or on the embedded default (SQLite and the filesystem broker, in a
 data folder of its own).
 
-Its cast (``setup``, run once in a process with the league's settings): users alice, bob and
-carol (password ``PASSWORD``), bob's Stones bots ``stones-random`` (plays a random legal move)
-and ``stones-crasher`` (exits at its third move), and bob's 2048 bot ``g2048-first`` with a
-finished ladder run on the 2048 ladder's first seed (the bots' scores on a seed).
+Its cast (``setup``, run once in a process with the league's settings): users alice, bob,
+carol, dave and erin (password ``PASSWORD``), bob's Stones bots ``stones-random`` (plays a
+random legal move) and ``stones-crasher`` (exits at its third move), and bob's 2048 bot
+``g2048-first`` with a finished ladder run on the 2048 ladder's first seed (the bots' scores
+on a seed).
 
 Use in a test module (the ``django_db`` mark makes pytest-django create the test database
 the world runs on; each test's own writes through the ORM are rolled back)::
@@ -146,7 +147,7 @@ def setup() -> dict[str, Any]:
 
     ladders_install(Ladder)
     people = {name: User.objects.create_user(name, password=PASSWORD)
-              for name in ("alice", "bob", "carol")}
+              for name in ("alice", "bob", "carol", "dave", "erin")}
     bob = people["bob"]
     made = {
         "stones-random": active(bob, "stones-random", source=bots.RANDOM),

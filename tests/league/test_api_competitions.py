@@ -129,8 +129,10 @@ def test_tournaments_are_listed_newest_first_and_filtered(world: World) -> None:
     ("owner", {"game": "chess"}, 400, "unknown game 'chess'; choose one of"),
     ("owner", {"game": "g2048"}, 400, "2048 is a solo game: its tournaments are scored"),
     ("owner", {"format": "scored"}, 400, "a scored tournament is for solo games"),
-    ("owner", {"starts_at": _when(-1)}, 400, "registration opens, then closes, then"),
-    ("owner", {"registration_closes": _when(3)}, 400, "put the three times in that order"),
+    ("owner", {"starts_at": _when(-1)}, 400, '"Starts" (starts_at) is before "Registration'),
+    ("owner", {"registration_closes": _when(-1), "starts_at": _when(1)}, 400,
+     '"Registration closes" (registration_closes) is before registration opens (now)'),
+    ("owner", {"registration_closes": _when(3)}, 400, "choose a start at or after it"),
     ("owner", {"starts_at": _when(24 * 90)}, 400, "the start must be within 60 days"),
     ("owner", {"field_limit": 1}, 400, "field_limit:"),
     ("owner", {"field_limit": 65}, 400, "a field of 2-64 entries, not 65"),
@@ -525,6 +527,15 @@ def test_a_challenge_is_made_and_read_by_anyone(world: World,
     assert anonymous.get("/api/challenges/?bot=x").status_code == 400
     missing = anonymous.get("/api/challenges/999999/")
     assert missing.status_code == 404 and "no challenge 999999" in missing.json()["detail"]
+
+
+def test_a_challenge_is_an_even_number_of_games_unless_asked_otherwise(world: World) -> None:
+    """Each side has each seat as often by default (on a board the seat decides, an odd series
+    goes to whoever moved first more often); an odd count asked for is still played."""
+    made = challenge(world, builtin="random").json()
+    assert made["games"] == 2
+    assert [g["challenger_seat"] for g in made["results"]] == [0, 1]
+    assert challenge(world, builtin="random", games=3).json()["games"] == 3
 
 
 def test_a_challenge_reads_its_results_as_they_come(world: World) -> None:

@@ -1,4 +1,4 @@
-"""``python -m sandbox challenge`` and ``python -m sandbox tournament`` against a live league:
+"""``botleague challenge`` and ``botleague tournament`` against a live league:
 a challenge followed game by game to its tally while a real worker plays it (the test plays
 the beat), refusals with the league's reason (exit 1), a missing token (exit 2); registering,
 withdrawing, and the table of a tournament played to its end. The commands import nothing
@@ -35,7 +35,7 @@ pytestmark = pytest.mark.slow
 
 
 def command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "sandbox", *args]
+    return [sys.executable, "-m", "client", *args]
 
 
 def environment(url: str, token: str = "") -> dict[str, str]:
@@ -43,7 +43,7 @@ def environment(url: str, token: str = "") -> dict[str, str]:
     return {**clean, "BOTLEAGUE_URL": url, **({"BOTLEAGUE_TOKEN": token} if token else {})}
 
 
-def sandbox(*args: str, url: str, token: str = "") -> subprocess.CompletedProcess[str]:
+def botleague(*args: str, url: str, token: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(command(*args), cwd=ROOT, env=environment(url, token),
                           capture_output=True, text=True, timeout=120)
 
@@ -78,9 +78,9 @@ def test_challenge_follows_each_game_to_the_tally(ladders: dict[str, Ladder], li
                                                   alice: User, bob: User) -> None:
     mine = active(alice, "challenger", source=bots.FIRST)
     theirs = active(bob, "defender", source=bots.RANDOM)
+    # no --games: the default, an even series, one game from each seat
     code, out, err = challenge_until_done(str(mine.bot_id), "--opponent", str(theirs.bot_id),
-                                          "--games", "2", url=live_server.url, token=token,
-                                          worker=worker)
+                                          url=live_server.url, token=token, worker=worker)
     assert code == 0, out + err + worker.text()[-2000:]
     c = Challenge.objects.get()
     lines = out.strip().splitlines()
@@ -111,20 +111,20 @@ def test_challenge_refusals_and_a_missing_token(ladders: dict[str, Ladder], live
     mine = active(alice, "challenger", source=bots.FIRST)
     theirs = active(bob, "defender", source=bots.RANDOM)
     Bot.objects.filter(pk=theirs.bot_id).update(accepts_challenges=False)
-    shy = sandbox("challenge", str(mine.bot_id), "--opponent", str(theirs.bot_id),
-                  url=live_server.url, token=token)
+    shy = botleague("challenge", str(mine.bot_id), "--opponent", str(theirs.bot_id),
+                    url=live_server.url, token=token)
     assert shy.returncode == 1
     assert shy.stderr.strip() == \
         "refused: defender's owner does not take challenges to it"
-    many = sandbox("challenge", str(mine.bot_id), "--builtin", "random", "--games", "11",
-                   url=live_server.url, token=token)
+    many = botleague("challenge", str(mine.bot_id), "--builtin", "random", "--games", "11",
+                     url=live_server.url, token=token)
     assert many.returncode == 1 and many.stderr.startswith("refused: games:")
-    theirs_not_mine = sandbox("challenge", str(theirs.bot_id), "--builtin", "random",
-                              url=live_server.url, token=token)
+    theirs_not_mine = botleague("challenge", str(theirs.bot_id), "--builtin", "random",
+                                url=live_server.url, token=token)
     assert theirs_not_mine.returncode == 1
     assert "only the owner of 'defender' can challenge with it" in theirs_not_mine.stderr
-    anonymous = sandbox("challenge", str(mine.bot_id), "--builtin", "random",
-                        url=live_server.url)
+    anonymous = botleague("challenge", str(mine.bot_id), "--builtin", "random",
+                          url=live_server.url)
     assert anonymous.returncode == 2
     assert "no API token: pass --token or set BOTLEAGUE_TOKEN" in anonymous.stderr
     assert not Challenge.objects.exists()
@@ -137,35 +137,35 @@ def test_tournament_register_show_and_withdraw(ladders: dict[str, Ladder], live_
     theirs = bot_field([bob], 1, prefix="theirs")[0]
     url = live_server.url
 
-    registered = sandbox("tournament", "register", str(cup.pk), str(mine.bot_id), url=url,
-                         token=token)
+    registered = botleague("tournament", "register", str(cup.pk), str(mine.bot_id), url=url,
+                           token=token)
     assert registered.returncode == 0, registered.stdout + registered.stderr
     assert registered.stdout.startswith("mine0 is registered in swiss cup (1 of 4 entries). "
                                         "It starts 20")
     assert f"{url}/tournaments/{cup.pk}/" in registered.stdout
-    again = sandbox("tournament", "register", str(cup.pk), str(mine.bot_id), url=url,
-                    token=token)
+    again = botleague("tournament", "register", str(cup.pk), str(mine.bot_id), url=url,
+                      token=token)
     assert again.returncode == 1
     assert again.stderr.strip() == "refused: mine0 is registered already"
-    not_mine = sandbox("tournament", "register", str(cup.pk), str(theirs.bot_id), url=url,
-                       token=token)
+    not_mine = botleague("tournament", "register", str(cup.pk), str(theirs.bot_id), url=url,
+                         token=token)
     assert not_mine.returncode == 1 and "only the owner of 'theirs0'" in not_mine.stderr
 
-    shown = sandbox("tournament", "show", str(cup.pk), url=url)  # no token needed
+    shown = botleague("tournament", "show", str(cup.pk), url=url)  # no token needed
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.startswith("swiss cup: stones, swiss, registration")
     assert "1 of 4 entries" in shown.stdout and "Entries" in shown.stdout
     assert re.search(r"mine0\s+.*alice\s+.*frozen at the start", shown.stdout)
 
-    withdrawn = sandbox("tournament", "withdraw", str(cup.pk), str(mine.bot_id), url=url,
-                        token=token)
+    withdrawn = botleague("tournament", "withdraw", str(cup.pk), str(mine.bot_id), url=url,
+                          token=token)
     assert withdrawn.returncode == 0, withdrawn.stderr
     assert withdrawn.stdout.strip() == "mine0 is withdrawn from swiss cup."
     assert not Entry.objects.filter(tournament=cup, withdrawn=False).exists()
-    missing = sandbox("tournament", "show", "999999", url=url)
+    missing = botleague("tournament", "show", "999999", url=url)
     assert missing.returncode == 1 and "refused: no tournament 999999" in missing.stderr
-    wrong = sandbox("tournament", "register", str(cup.pk), str(mine.bot_id), url=url,
-                    token="blt_00000000_nope")
+    wrong = botleague("tournament", "register", str(cup.pk), str(mine.bot_id), url=url,
+                      token="blt_00000000_nope")
     assert wrong.returncode == 2 and "HTTP 401" in wrong.stderr
 
 
@@ -176,7 +176,7 @@ def test_tournament_show_prints_the_final_table(ladders: dict[str, Ladder], live
     t = play_to_the_end(start_now(t))
     from league.competitions.selectors import tournament_table
 
-    shown = sandbox("tournament", "show", str(t.pk), url=live_server.url)
+    shown = botleague("tournament", "show", str(t.pk), url=live_server.url)
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.startswith("swiss cup: stones, swiss, finished")
     header = next(line for line in shown.stdout.splitlines() if "Buchholz" in line)

@@ -89,6 +89,9 @@ def test_matches_filter_by_ladder_bot_status_and_kind(world: World) -> None:
     assert client.get("/api/matches/?status=queued").json()["count"] == 1
     assert client.get("/api/matches/?status=finished&kind=ladder").json()["count"] == 1
     assert client.get("/api/matches/?status=won").status_code == 400
+    # how it ended: the code for programs, the glossary's words for people
+    finished = client.get(f"/api/matches/{world.match.pk}/").json()
+    assert (finished["reason"], finished["reason_text"]) == ("game-over", "caught by a robot")
 
 
 def test_matches_come_in_pages(world: World) -> None:

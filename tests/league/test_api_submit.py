@@ -1,4 +1,4 @@
-"""``python -m sandbox submit`` against a live league and a real worker: a good bot ends
+"""``botleague submit`` against a live league and a real worker: a good bot ends
 active (exit 0), a crashing one rejected with its reason and log (exit 1); an unreachable
 league, a missing or wrong token give one clear line (exit 2). No terminal command (submit,
 challenge, tournament) imports anything from ``league/``."""
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.slow
 def submit(*args: str, env: dict[str, str] | None = None,
            timeout: float = 120) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("BOTLEAGUE_")}
-    return subprocess.run([sys.executable, "-m", "sandbox", "submit", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "client", "submit", *args], cwd=ROOT,
                           env={**clean, **(env or {})}, capture_output=True, text=True,
                           timeout=timeout)
 
@@ -96,8 +96,8 @@ def test_submit_to_an_unreachable_league_gives_one_line(tmp_path: Path) -> None:
 
 def test_the_terminal_commands_import_nothing_from_the_league() -> None:
     """submit, challenge and tournament, and the API client they share."""
-    probe = ("import sys, sandbox.cli, sandbox.submit, sandbox.competitions, "
-             "sandbox.league_api; "
+    probe = ("import sys, client.cli, client.submit, client.challenge, client.tournament, "
+             "client.api; "
              "print(sorted(m for m in sys.modules if m.split('.')[0] in ('league', 'django')))")
     result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
                             text=True, check=True)

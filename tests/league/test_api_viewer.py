@@ -161,7 +161,8 @@ def test_a_version_1_replay_gives_its_log_without_turns(world: World) -> None:
 def test_a_running_match_shows_the_moves_its_worker_published(world: World) -> None:
     Replay.objects.filter(match=world.match).delete()
     Match.objects.filter(pk=world.match.pk).update(status="running", attempts=2)
-    state = games.make_game("stones").new_state(7)
+    # the ladder's options (its board has holes drawn from the seed), as the worker plays it
+    state = games.make_game("stones", world.match.game_options).new_state(world.match.seed)
     moves = []
     for _ in range(3):
         moves.append((state.to_move, state.legal_moves()[0]))
@@ -187,7 +188,8 @@ def test_a_queued_match_shows_its_start(world: World) -> None:
     Replay.objects.filter(match=world.match).delete()
     Match.objects.filter(pk=world.match.pk).update(status="queued")
     assert header(world)["total"] == 1
-    assert frames(world)["frames"][0]["view"]["board"] == ["....."] * 5
+    start = games.make_game("stones", world.match.game_options).new_state(world.match.seed)
+    assert frames(world)["frames"][0]["view"]["board"] == start.spectator()["board"]
 
 
 def test_a_failed_match_without_replay_is_a_404_that_says_why(world: World) -> None:

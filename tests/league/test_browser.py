@@ -101,7 +101,7 @@ def test_sign_up_token_upload_validate_ladder_match_and_chart(
     page.goto(f"{url}/ladders/2048/")
     shoot(page, "ladder")
     page.click("a:text-is('slider')")
-    page.wait_for_selector("#history-chart")
+    page.wait_for_selector("#history-chart[data-drawn]")
     assert painted(page, "#history-chart") > 100, "the chart drew nothing"
     shoot(page, "bot")
     page.click(".matches td:first-child a")
@@ -140,7 +140,7 @@ def test_a_rated_bots_chart_draws_a_line_per_version(
         live_server: object, climber: int, browser: object) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(f"{live_server.url}/bots/{climber}/")
-    page.wait_for_selector("#history-chart")
+    page.wait_for_selector("#history-chart[data-drawn]")
     assert painted(page, "#history-chart") > 1000
     assert page.eval_on_selector("#history-data", "e => JSON.parse(e.textContent)"
                                  ".series.length") == 2

@@ -21,7 +21,8 @@ from league.competitions.progress import competitions_tick
 from league.competitions.results import MAX_REPLAYS
 from league.competitions.selectors import tournament_table
 from league.competitions.services import challenge_create
-from league.ladders.lifecycle import COMPETITION_ENDED_TASK, ring_competition
+from league.ladders.kinds import COMPETITION_ENDED_TASK, VALIDATED_TASK
+from league.ladders.lifecycle import tell_end
 from league.ladders.models import Match, MatchKind, Participant
 from tests.league import bots
 from tests.league.conftest import People
@@ -72,15 +73,17 @@ def ticks_queue() -> redis.Redis:
 
 def test_an_ended_competition_match_rings_the_bell_on_the_ticks_queue(
         ticks_queue: redis.Redis) -> None:
-    ring_competition(match_id=41, kind=MatchKind.LADDER)
-    ring_competition(match_id=40, kind=MatchKind.VALIDATION)
+    tell_end(match_id=41, kind=MatchKind.LADDER)
     assert ticks_queue.llen(settings.LEAGUE_TICK_QUEUE) == 0
-    ring_competition(match_id=42, kind=MatchKind.TOURNAMENT)
-    ring_competition(match_id=43, kind=MatchKind.CHALLENGE)
+    tell_end(match_id=42, kind=MatchKind.TOURNAMENT)
+    tell_end(match_id=43, kind=MatchKind.CHALLENGE)
+    # (a validation rings the version tests' bell: an upload with a test starts its test)
+    tell_end(match_id=40, kind=MatchKind.VALIDATION)
     sent = [json.loads(raw)["headers"] for raw in
             ticks_queue.lrange(settings.LEAGUE_TICK_QUEUE, 0, -1)]
-    assert sorted((h["task"], h["argsrepr"]) for h in sent) == [
-        (COMPETITION_ENDED_TASK, "(42,)"), (COMPETITION_ENDED_TASK, "(43,)")]
+    assert sorted((h["task"], h["argsrepr"]) for h in sent) == sorted([
+        (COMPETITION_ENDED_TASK, "(42,)"), (COMPETITION_ENDED_TASK, "(43,)"),
+        (VALIDATED_TASK, "(40,)")])
 
 
 def test_a_failed_game_is_played_again_twice_then_counts_as_a_draw(people: People) -> None:
@@ -121,3 +124,34 @@ def test_a_failed_challenge_game_is_played_again_then_given_up(people: People) -
     c.refresh_from_db()
     assert c.state == ChallengeState.FINISHED
     assert ChallengeGame.objects.get(challenge=c).replays == MAX_REPLAYS
+
+
+def test_a_challenge_cancelled_midway_keeps_its_played_games_and_plays_no_more(
+        people: People) -> None:
+    """Its challenger (or staff) cancels it: the games not played yet are cancelled, the one
+    played keeps its result, nothing is released for it again; nobody else may."""
+    from league.competitions.services import CompetitionError, challenge_cancel
+
+    mine, theirs = active(people.bob, "mine"), active(people.alice, "theirs")
+    c = challenge_create(user=people.bob, bot=Bot.objects.get(pk=mine.bot_id),
+                         opponent=theirs.bot, games_count=4)
+    first = ChallengeGame.objects.filter(challenge=c).order_by("index").first()
+    finish_open([first.match])
+    with pytest.raises(CompetitionError, match="only the challenger and staff"):
+        challenge_cancel(challenge=c, user=people.alice)
+    client = Client()
+    client.force_login(people.bob)
+    assert "Cancel the challenge" in client.get(f"/challenges/{c.pk}/").content.decode()
+    assert client.post(f"/challenges/{c.pk}/cancel/").status_code == 302
+    c.refresh_from_db()
+    assert c.state == ChallengeState.CANCELLED and c.finished_at is not None
+    statuses = sorted(g.match.status for g in ChallengeGame.objects.filter(challenge=c)
+                      .select_related("match") if g.match is not None)
+    assert statuses.count("finished") == 1 and set(statuses) <= {"finished", "cancelled"}
+    competitions_tick()
+    assert not Match.objects.filter(challenge_game__challenge=c, status__in=["queued",
+                                                                             "running"])
+    page = client.get(f"/challenges/{c.pk}/").content.decode()
+    assert "after 1 of 4 games" in page and "Cancel the challenge" not in page
+    with pytest.raises(CompetitionError, match="cancelled already"):
+        challenge_cancel(challenge=c, user=people.sam)

@@ -12,10 +12,8 @@ from league.bots.models import Bot
 from league.competitions.models import ChallengeGame, SeriesGame
 from league.competitions.progress import release
 from league.competitions.services import challenge_create
-from league.ladders.lifecycle import (
-    COMPETITION_KINDS,
-    OPEN,
-)
+from league.ladders.kinds import COMPETITION_KINDS
+from league.ladders.lifecycle import OPEN
 from league.ladders.matchmaking import matchmaking_tick, playing_ladders
 from league.ladders.models import Ladder, Match, Standing
 from tests.league.conftest import People

@@ -73,6 +73,38 @@ def at_both_widths(page: Any, name: str, table: str | None = None,
     return seen
 
 
+CHIPS = """() => [...document.querySelectorAll("#rounds li.series")].flatMap((line) => {
+  const chips = [...line.querySelectorAll(".game")];
+  if (!chips.length) return [];
+  const after = line.querySelector("small");  // "drawn", "decided by an extra game"
+  return chips.map((chip) => {
+    const text = document.createRange();
+    text.selectNodeContents(chip);
+    const last = chips[chips.length - 1].getBoundingClientRect();
+    return { label: chip.textContent, width: chip.getBoundingClientRect().width,
+      text: text.getBoundingClientRect().width,
+      gap: after ? after.getBoundingClientRect().left - last.right : 0 };
+  });
+})"""
+
+
+def chips_fit_their_text(page: Any) -> None:
+    """Each game's chip in the rounds is about as wide as its result (the rounds' list once
+    took the games page's grid of 20rem cards: wide empty boxes, "drawn" far to the right),
+    at both widths."""
+    page.evaluate("document.querySelectorAll('#rounds details').forEach(d => d.open = true)")
+    for _, width, height in WIDTHS:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(150)
+        chips = page.evaluate(CHIPS)
+        assert chips, "no game in the rounds"
+        wide = [c for c in chips if c["width"] > max(3 * c["text"], 40)]
+        assert wide == [], f"chips wider than their text at {width} px: {wide[:3]}"
+        far = [c for c in chips if c["gap"] > 30]
+        assert far == [], f"a series' note far from its games at {width} px: {far[:3]}"
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
 def desktop_page(browser: Any) -> tuple[Any, list[str]]:
     """A new page at the desktop width (``at_both_widths`` comes back to it), patient enough
     for a live league, and its console errors as they come."""
@@ -185,6 +217,7 @@ def test_every_competition_page_at_desktop_and_phone_widths(
     page.wait_for_selector("#standings")
     assert "Winner" in page.inner_text("#state")
     seen = at_both_widths(page, "swiss-finished", "#standings table", ("#", "bot", "points"))
+    chips_fit_their_text(page)
     assert "Buchholz" in seen["desktop"] and "Buchholz" not in seen["phone"]
 
     page.goto(f"{url}/tournaments/{gallery.double.pk}/")
@@ -192,14 +225,36 @@ def test_every_competition_page_at_desktop_and_phone_widths(
     for section in ["Winners' bracket", "Losers' bracket", "Grand final"]:
         assert section in page.inner_text("#bracket")
     assert page.locator("#bracket .side.won").count() > 5
-    at_both_widths(page, "double-elimination", "#standings table", ("#", "bot", "won"))
+    at_both_widths(page, "double-elimination", "#standings table", ("#", "bot", "won–lost"))
 
     page.goto(f"{url}/tournaments/{gallery.single.pk}/")
     page.wait_for_selector("#bracket")
     assert "Third place" in page.inner_text("#bracket")
     assert "bye" in page.inner_text("#bracket")  # six entries in eight places
-    at_both_widths(page, "single-elimination", "#standings table", ("#", "bot", "won"))
+    at_both_widths(page, "single-elimination", "#standings table", ("#", "bot", "won–lost"))
+    # issue 38 item 10: a bye said beside the record, not counted into a "won" beside it;
+    # the places' rule names the third-place match the table plays
+    records = page.eval_on_selector_all("#standings td.record", "ts => ts.map(t => "
+                                        "t.textContent)")
+    assert any(re.fullmatch(r"\d–\d, 1 bye", r) for r in records), records
+    assert "won" not in visible_columns(page, "#standings table")
+    assert "third and fourth from the match for third place" in page.inner_text("#standings")
     readable_bracket(page)
+    # the bracket's lines join: each pair's bar runs from its two nodes' middles (a quarter
+    # and three quarters down it) and its middle is level with the next round's node
+    off = page.evaluate("""() => { const out = [];
+        for (const column of document.querySelectorAll('#bracket-W .bracket-column')) {
+          const next = column.nextElementSibling; if (!next) continue;
+          const targets = [...next.querySelectorAll('.node')];
+          [...column.querySelectorAll('.pair.joined')].forEach((pair, i) => {
+            const p = pair.getBoundingClientRect(); const mid = (r) => (r.top + r.bottom) / 2;
+            const nodes = [...pair.querySelectorAll('.node')].map((n) =>
+              mid(n.getBoundingClientRect()));
+            out.push(Math.abs(nodes[0] - (p.top + p.height / 4)),
+                     Math.abs(nodes[1] - (p.bottom - p.height / 4)),
+                     Math.abs(mid(targets[i].getBoundingClientRect()) - mid(p))); }); }
+        return out; }""")
+    assert off and max(off) < 1.5, off
 
     page.goto(f"{url}/tournaments/{gallery.running.pk}/")
     page.wait_for_selector("#rounds")
@@ -253,7 +308,8 @@ def test_every_competition_page_at_desktop_and_phone_widths(
     page.fill("#id_starts_at", utc_input(3600))
     page.click("#new-tournament button[type=submit]")
     page.wait_for_selector("#new-tournament .errorlist")
-    assert "put the three times in that order" in page.inner_text("#new-tournament")
+    assert '"Starts" (starts_at) is before "Registration closes"' in page.inner_text(
+        "#new-tournament")
     at_both_widths(page, "new-errors")
     refused = problems[seen_before:]
     assert len(refused) == 2 and all("status of 400" in p for p in refused), refused
@@ -295,7 +351,7 @@ def utc_input(seconds: float) -> str:
 
 def mark_page(page: Any) -> None:
     """A mark that a reload would wipe out, and a log of what the live parts showed: each
-    state line and each standings' points column, as they changed."""
+    state line and each standings' points (or record) column, as they changed."""
     page.evaluate("""() => {
         window.__notReloaded = true;
         window.__states = [];
@@ -305,7 +361,8 @@ def mark_page(page: Any) -> None:
             const state = document.querySelector("#state");
             if (state && last(window.__states) !== state.innerText)
                 window.__states.push(state.innerText);
-            const points = Array.from(document.querySelectorAll("#standings td.points"))
+            const points = Array.from(document.querySelectorAll(
+                "#standings td.points, #standings td.record"))
                 .map((td) => td.textContent.trim()).join(" ");
             if (points && last(window.__tables) !== points) window.__tables.push(points);
         };
@@ -406,7 +463,8 @@ def test_a_double_elimination_bracket_fills_live_and_opens_a_games_replay(
     mark_page(page)
     with beat() as errors:
         page.wait_for_selector("#bracket #node-W1\\.1", timeout=60_000)
-        at_both_widths(page, "live-bracket-running", "#standings table", ("#", "bot", "won"))
+        at_both_widths(page, "live-bracket-running", "#standings table",
+                       ("#", "bot", "won–lost"))
         page.wait_for_selector("#bracket-L .side.won", timeout=180_000)
         page.wait_for_selector("#winner", timeout=240_000)
     assert errors == [], errors
@@ -424,7 +482,7 @@ def test_a_double_elimination_bracket_fills_live_and_opens_a_games_replay(
     # the grand final's winner, or the reset's when the losers' bracket won the first one
     finals = page.locator("#node-GF .side.won, #node-GF2 .side.won").all_inner_texts()
     assert finals and champion in finals[-1], (champion, finals)
-    at_both_widths(page, "live-bracket-finished", "#standings table", ("#", "bot", "won"))
+    at_both_widths(page, "live-bracket-finished", "#standings table", ("#", "bot", "won–lost"))
     # the bracket scrolls in its own box on a desktop, never the page; on a phone it stacks
     page.set_viewport_size({"width": 390, "height": 844})
     assert page.eval_on_selector("#bracket-W .bracket", "b => getComputedStyle(b)"

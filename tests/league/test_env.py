@@ -67,3 +67,37 @@ def test_the_league_settings_take_their_secrets_from_files(tmp_path: Path) -> No
                          capture_output=True, text=True, timeout=60).stdout
     assert json.loads(out.splitlines()[-1]) == ["db", "s3cret", "redis://:pw@redis:6379/0",
                                                 "k" * 50]
+
+
+def _mail_settings(tmp_path: Path, **extra: str) -> dict:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("DJANGO_", "EMAIL_", "DEFAULT_FROM_EMAIL"))}
+    env.update(DJANGO_SETTINGS_MODULE="league.settings", BOTLEAGUE_DATA=str(tmp_path / "data"),
+               **extra)
+    code = ("from django.conf import settings as s; import json; print(json.dumps({k: str("
+            "getattr(s, k)) for k in ('EMAIL_BACKEND', 'EMAIL_HOST', 'EMAIL_PORT', "
+            "'EMAIL_HOST_USER', 'EMAIL_HOST_PASSWORD', 'EMAIL_USE_TLS', 'DEFAULT_FROM_EMAIL', "
+            "'EMAIL_FILE_PATH')}))")
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=True,
+                         capture_output=True, text=True, timeout=60).stdout
+    return json.loads(out.splitlines()[-1])
+
+
+def test_mail_goes_by_smtp_with_a_host_and_to_files_in_the_data_folder_without(
+        tmp_path: Path) -> None:
+    (tmp_path / "smtp_password").write_text("hunter2\n")
+    smtp = _mail_settings(tmp_path, EMAIL_HOST="smtp.example", EMAIL_PORT="2525",
+                          EMAIL_HOST_USER="league", EMAIL_USE_TLS="false",
+                          EMAIL_HOST_PASSWORD_FILE=str(tmp_path / "smtp_password"),
+                          DEFAULT_FROM_EMAIL="League <league@example.org>")
+    assert smtp == {"EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+                    "EMAIL_HOST": "smtp.example", "EMAIL_PORT": "2525",
+                    "EMAIL_HOST_USER": "league", "EMAIL_HOST_PASSWORD": "hunter2",
+                    "EMAIL_USE_TLS": "False",
+                    "DEFAULT_FROM_EMAIL": "League <league@example.org>",
+                    "EMAIL_FILE_PATH": str(tmp_path / "data" / "mail")}
+    files = _mail_settings(tmp_path)
+    assert files["EMAIL_BACKEND"] == "django.core.mail.backends.filebased.EmailBackend"
+    assert (tmp_path / "data" / "mail").is_dir()
+    with pytest.raises(subprocess.CalledProcessError):  # a bad value stops the start
+        _mail_settings(tmp_path, EMAIL_HOST="smtp.example", EMAIL_PORT="many")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import socket
 import subprocess
-import sys
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -25,6 +24,7 @@ from league.bots.models import Bot, BotVersion
 from league.ladders.defaults import ladders_install
 from league.ladders.models import Ladder
 from league.rate_limits import rates_reset
+from league.supervise import web_command
 from tests.league.conftest import ROOT, wait_for
 from tests.league.conftest import test_database_url as database_url
 
@@ -60,8 +60,8 @@ class Server:
 @pytest.fixture(params=["redis", "embedded"])
 def server(request: pytest.FixtureRequest, transactional_db: None, tmp_path: Path
            ) -> Iterator[Server]:
-    """gunicorn with 3 processes, counting in Redis, or (``embedded``: no Redis configured)
-    in the SQLite file of the data folder, as ``./dev up`` does."""
+    """The web server (``./dev up``'s) with 3 processes, counting in Redis, or (``embedded``:
+    no Redis configured) in the SQLite file of the data folder, as ``./dev up`` does."""
     yield from serve(tmp_path, embedded=request.param == "embedded")
 
 
@@ -80,8 +80,8 @@ def serve(tmp_path: Path, embedded: bool = False, **limits: str) -> Iterator[Ser
         env["REDIS_URL"] = ""  # the broker and the counts on files of the data folder
     with open(log, "wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-w", "3", "-b", f"127.0.0.1:{port}",
-             "league.wsgi"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+            web_command(f"127.0.0.1:{port}", processes=3), cwd=ROOT, env=env, stdout=out,
+            stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         def up() -> bool:

@@ -76,7 +76,10 @@ def test_a_running_match_is_followed_move_by_move_and_becomes_its_replay(
                 seen.append(viewer_frames(match=match, start=0, stop=1000)["total"])
             time.sleep(0.05)
     finally:
-        thread.join(60)
+        # The match's publisher writes until its block ends: a thread left running would
+        # write live moves after this test's database is cleaned (the match ends by its
+        # own limits; a join with a deadline could leave it running under load).
+        thread.join()
     assert outcome == [RunOutcome.FINISHED]
     grew = sorted(set(seen))
     assert len(grew) >= 3, f"the moves did not show one by one: {grew}"

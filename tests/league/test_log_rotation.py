@@ -79,7 +79,30 @@ def test_a_child_process_output_reaches_the_log_through_the_pipe(tmp_path: Path)
         kept += len(text)
         numbers += [int(line.split()[1]) for line in text.splitlines()]
     assert numbers == list(range(2000 - len(numbers), 2000))
-    # A file is rotated only when the next chunk the pipe gives would overflow it, and that
-    # chunk starts the next file: each two files in a row hold more than max_bytes, however
-    # large the chunks (a loaded machine lets the pipe fill up between reads).
-    assert kept > 2 * 10_000
+    # Each file holds the whole lines that fit, however large the chunks the pipe gives (a
+    # loaded machine lets the pipe fill up between reads): every file but the newest nearly
+    # full, none over.
+    sizes = [(tmp_path / f"ticks.log.{n}").stat().st_size for n in (1, 2, 3)]
+    assert all(10_000 - 60 < size <= 10_000 for size in sizes), sizes
+    assert kept > 3 * (10_000 - 60)
+
+
+def test_a_chunk_of_many_files_worth_is_spread_over_files_none_over_its_size(
+        tmp_path: Path) -> None:
+    """A pipe read on a loaded machine brings up to 64 KiB at once: the lines that fit go to
+    the current file, the rest to the next ones; only a line longer than a file makes one
+    bigger (alone in it)."""
+    log = RotatingLog(tmp_path / "ticks.log", max_bytes=100, keep=20)
+    lines = [f"line {n:03d} {'x' * 20}\n".encode() for n in range(40)]  # 30 bytes each
+    long = b"y" * 250 + b"\n"
+    log.write(b"".join(lines[:20]) + long + b"".join(lines[20:]))
+    log.close()
+    kept = files(tmp_path)
+    order = [f"ticks.log.{n}" for n in range(len(kept) - 1, 0, -1)] + ["ticks.log"]
+    assert b"".join(kept[name] for name in order) == b"".join(lines[:20]) + long + \
+        b"".join(lines[20:])
+    assert [kept[name] for name in order if len(kept[name]) > 100] == [long]
+    # every file full (three lines) but the newest and the one the long line cut short
+    before_long = order.index(next(name for name in order if kept[name] == long)) - 1
+    assert all(len(kept[name]) == 90 for i, name in enumerate(order[:-1])
+               if kept[name] != long and i != before_long), {n: len(kept[n]) for n in order}

@@ -13,7 +13,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.recorder import MigrationRecorder
 
 from league.ladders.defaults import DEFAULT_LADDERS
-from league.ladders.models import Ladder
+from league.ladders.models import Ladder, Match
 from league.ops.checks import squashed_chains_whole
 
 # What a database migrated by the league before the squash has recorded, spelled out here (not
@@ -82,3 +82,43 @@ def test_a_database_part_way_along_the_old_chain_is_stopped_with_what_to_do(db: 
     assert "ladders.0009_embedded_open_matches" in error.msg
     with pytest.raises(SystemCheckError, match=r"ops\.E001"):  # as manage.py runs it
         call_command("migrate", "--check", verbosity=0, skip_checks=False)
+
+
+def test_the_stones_ladder_moves_to_its_board_with_holes_and_its_played_matches_keep_theirs(
+        transactional_db: None) -> None:
+    """Migration 0015 (issue 34): an installed Stones ladder still on the old default 5 x 5 is
+    given the new options; every match of it already started keeps the board it was played
+    on (a match without options of its own reads its ladder's, for its replay and live view),
+    while a queued one plays on the new board. Back again, the ladder returns to 5 x 5."""
+    before = ("ladders", "0014_versiontest_kind")
+    after = ("ladders", "0015_stones_board_with_holes")
+    executor = MigrationExecutor(connection)
+    executor.migrate([before])
+    try:
+        apps = executor.loader.project_state([before]).apps
+        ladder_model, match_model = apps.get_model("ladders", "Ladder"), apps.get_model(
+            "ladders", "Match")
+        # a transactional test may have flushed the installed ladders: the old one, as it was
+        stones, _ = ladder_model.objects.update_or_create(
+            game="stones", defaults={"slug": "stones", "title": "Stones", "kind": "rated",
+                                     "options": {"size": 5}})
+        made = {status: match_model.objects.create(ladder=stones, seed=1, status=status).pk
+                for status in ("finished", "running", "queued")}
+        own = match_model.objects.create(ladder=stones, seed=2, status="finished",
+                                         options={"size": 7}).pk
+        executor = MigrationExecutor(connection)
+        executor.migrate([after])
+        stones_options = Ladder.objects.get(game="stones").options
+        spec = next(s for s in DEFAULT_LADDERS if s["game"] == "stones")
+        assert stones_options == spec["options"] != {"size": 5}
+        options = dict(Match.objects.filter(pk__in=[*made.values(), own])
+                       .values_list("pk", "options"))
+        assert options == {made["finished"]: {"size": 5}, made["running"]: {"size": 5},
+                           made["queued"]: None, own: {"size": 7}}
+        executor = MigrationExecutor(connection)
+        executor.migrate([before])
+        assert Ladder.objects.get(game="stones").options == {"size": 5}
+    finally:
+        Match.objects.all().delete()
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())

@@ -66,7 +66,8 @@ def test_staff_see_workers_queues_rate_failures_and_the_oldest_queued_match(
     assert data["workers_alive"] == 1 and data["slots_alive"] == 2 and data["busy"] == 1
     assert {w["name"]: (w["alive"], w["busy"]) for w in data["workers"]} == {
         "w1": (True, 1), "w2": (False, 0)}
-    assert data["queues"] == [{"ladder": "stones", "queued": 1, "running": 1}]
+    assert data["queues"] == [{"ladder": "stones", "queued": 1, "running": 1, "next": [
+        {"match": queued.pk, "ahead": 0, "wait_seconds": pytest.approx(100.0)}]}]
     assert data["oldest_queued_match"] == queued.pk
     assert data["oldest_queued_seconds"] == pytest.approx(90, abs=10)
     assert data["finished_last_5_minutes"] == 3 and data["matches_per_minute"] == 0.6
@@ -105,7 +106,8 @@ def test_the_status_reads_in_a_fixed_number_of_queries(people: People, n: int) -
                                                      claimed_by=f"w{i}:1")
     with CaptureQueriesContext(connection) as queries:
         platform_status()
-    assert len(queries) == 7  # running, workers, queues, oldest, rate, failures, recent
+    # running, workers, queues, oldest, rate, each ladder's first queued, failures, recent
+    assert len(queries) == 8
 
 
 @pytest.mark.slow

@@ -20,6 +20,22 @@ def test_signing_up_logs_you_in_with_your_display_name(client: Client, people: P
     assert User.objects.get(username="carol").profile.display_name == "Carol C."
 
 
+def test_signing_up_from_a_games_page_leads_to_uploading_for_that_game(
+        client: Client, people: People) -> None:
+    assert b"/account/signup/?game=stones" in client.get("/games/stones/").content
+    response = client.post("/account/signup/?game=stones", {
+        "username": "carol", "password1": "Tr1cky-horse-battery", "password2":
+        "Tr1cky-horse-battery"}, follow=True)
+    assert response.redirect_chain[-1][0] == "/my/bots/?game=stones"
+    assert response.context["form"]["game"].value() == "stones"
+    # a game that is not one leads nowhere strange
+    client.post("/account/logout/")
+    response = client.post("/account/signup/?game=//evil.example", {
+        "username": "dave", "password1": "Tr1cky-horse-battery", "password2":
+        "Tr1cky-horse-battery"})
+    assert response["Location"] == "/my/bots/"
+
+
 def test_a_sign_up_with_a_weak_password_says_why(client: Client, people: People) -> None:
     response = client.post("/account/signup/", {
         "username": "carol", "password1": "123", "password2": "123"})

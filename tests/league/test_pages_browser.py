@@ -74,6 +74,7 @@ def pages(world: dict[str, Any]) -> dict[str, str]:
         "bot": f"/bots/{world['climber']}/", "version": f"/versions/{world['climber_version']}/",
         "match": f"/matches/{world['stones_match']}/", "duel": f"/matches/{world['duel']}/",
         "user": "/u/alice/", "user-long": f"/u/{LONG_USER}/", "tournaments": "/tournaments/",
+        "play": "/play/",
         "signup": "/account/signup/", "login": "/account/login/", "api-docs": "/api/docs/",
         "404": "/no/such/page/",
     }
@@ -131,6 +132,31 @@ def test_every_page_fits_and_keeps_its_useful_columns(
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))
+def test_play_is_one_click_from_the_home_page_the_top_bar_and_a_games_page(
+        live_server: Any, people: People, browser: Any, width: str) -> None:
+    w, h = WIDTHS[width]
+    page = browser.new_page(viewport={"width": w, "height": h})
+    problems = watch_for_errors(page)
+    page.goto(f"{live_server.url}/")
+    assert page.is_visible("header nav a[href='/play/']")
+    assert page.is_visible(".intro a[href='/tournaments/']")  # tournaments, from the home page
+    page.click("#home-play")
+    page.wait_for_url(f"{live_server.url}/play/")
+    page.wait_for_selector("#play-form-stones")
+    for game in ("stones", "blokus_duo", "wizard_duel", "g2048", "robots"):
+        assert page.is_visible(f"#play-form-{game}"), game
+    assert "Log in" in page.inner_text("#play-form-stones")
+    page.screenshot(path=str(SHOTS / f"pages-play-from-home-{width}.png"), full_page=True)
+    page.goto(f"{live_server.url}/games/wizard_duel/")
+    page.click("a.button[href='/play/#play-form-wizard_duel']")
+    page.wait_for_url(f"{live_server.url}/play/#play-form-wizard_duel")
+    page.click("header nav a[href='/play/']")
+    page.wait_for_url(f"{live_server.url}/play/")
+    assert problems == [], problems
+    page.close()
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
 def test_charts_results_wizard_duel_and_404_read_right(
         live_server: Any, world: dict[str, Any], browser: Any, width: str) -> None:
     w, h = WIDTHS[width]
@@ -140,7 +166,7 @@ def test_charts_results_wizard_duel_and_404_read_right(
 
     # the chart: one point per ladder match, none for the validation match's score
     page.goto(f"{url}/bots/{world['climber']}/")
-    page.wait_for_selector("#history-chart")
+    page.wait_for_selector("#history-chart[data-drawn]")
     data = page.eval_on_selector("#history-data", "e => JSON.parse(e.textContent)")
     points = [p["y"] for s in data["series"] for p in s["points"]]
     assert len(points) == world["ladder_points"] and VALIDATION_SCORE not in points, points
@@ -168,9 +194,16 @@ def test_charts_results_wizard_duel_and_404_read_right(
                      r"(seen by a look|found by a wind scan|it blocked a move|"
                      r"it stopped a wall|hit by an attack))", panel), panel
     assert page.locator(".viewer-board .wizard .halo").count() >= 1
-    cell = page.eval_on_selector(".viewer-board .cell rect", "r => r.getBoundingClientRect()"
-                                 ".width")
-    assert cell >= 20, f"a Wizard Duel cell is {cell:.1f} px wide at {w} px"
+    # Measured once laid out, in one step: the board is drawn again when its width is
+    # first known (and on each redraw a cell is briefly unmeasured), so the test waits
+    # for a cell of the size it wants and only says what it saw if none comes.
+    cell_width = ("() => { const r = document.querySelector('.viewer-board .cell rect'); "
+                  "return r ? r.getBoundingClientRect().width : -1; }")
+    try:
+        page.wait_for_function(f"() => ({cell_width})() >= 20", timeout=15_000)
+    except Exception:
+        cell = page.evaluate(cell_width)
+        raise AssertionError(f"a Wizard Duel cell is {cell:.1f} px wide at {w} px") from None
     page.locator("body").press("End")
     page.wait_for_selector(".viewer-result:not([hidden])")
     end = page.inner_text(".viewer-caption")
@@ -202,10 +235,15 @@ def test_the_upload_banner_follows_each_version_to_its_verdict(
     page.fill("#id_password", People.password)
     page.click("main button[type=submit]")
     page.wait_for_url(f"{url}/my/bots/")
+    # no game picked for her yet: the form asks, and takes a game page's
+    assert page.eval_on_selector("#id_game", "s => s.value") == ""
+    page.goto(f"{url}/games/robots/")
+    page.click("#start a:text-is('my bots')")
+    assert page.eval_on_selector("#id_game", "s => s.value") == "robots"
 
     def upload(game: str, name: str, source: str) -> None:
-        page.goto(f"{url}/my/bots/")
-        page.select_option("#id_game", game)
+        page.goto(f"{url}/my/bots/?game={game}")
+        assert page.eval_on_selector("#id_game", "s => s.value") == game
         page.fill("#id_name", name)
         page.set_input_files("#id_file", files=[{
             "name": "main.py", "mimeType": "text/x-python", "buffer": source.encode()}])
@@ -230,9 +268,19 @@ def test_the_upload_banner_follows_each_version_to_its_verdict(
     assert page.eval_on_selector("#id_game", "s => s.value") == "stones"
     assert not page.query_selector("#upload-banner")  # once, after the upload
 
+    # a bot for another game: its first answer is a Stones move, not a Blokus Duo one
+    upload("blokus_duo", "lost", bots.STONES_ANSWER)
+    page.wait_for_selector("#upload-banner.rejected", timeout=60_000)
+    banner = page.inner_text("#upload-banner")
+    assert ("rejected: this looks like a bot for another game: its first answer '2,2' is "
+            "not a Blokus Duo move (it reads as a Stones move)") in banner, banner
+    assert sideways(page)["page"] <= 0
+    shoot(page, f"pages-banner-wrong-game-{width}")
+
     upload("g2048", "slider", bots.RANDOM)
     page.wait_for_selector("#upload-banner.active", timeout=60_000)
-    assert "validated: it plays on the 2048 ladder now" in page.inner_text("#upload-banner")
+    assert "active (validated): it plays on the 2048 ladder now" in page.inner_text(
+        "#upload-banner")
     shoot(page, f"pages-banner-active-{width}")
     assert page.eval_on_selector("#id_game", "s => s.value") == "g2048"
 
@@ -252,3 +300,38 @@ def test_the_world_is_what_the_pages_show(world: dict[str, Any]) -> None:
     assert Bot.objects.get(name=LONG_BOT).owner.username == LONG_USER
     duel = Match.objects.get(pk=world["duel"])
     assert duel.status == "finished" and json.dumps(duel.result)
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_no_text_is_cut(live_server: Any, world: dict[str, Any], browser: Any,
+                        width: str) -> None:
+    """Issue 38 item 11: the home page's cards show bots' names whole (a long one wraps);
+    the protocol page keeps "main.cpp" in one piece; a game page's code sample keeps each
+    line whole, its comment beside its code (the box scrolls sideways instead)."""
+    w, h = WIDTHS[width]
+    context = browser.new_context(viewport={"width": w, "height": h})
+    page = context.new_page()
+    problems = watch_for_errors(page)
+    page.goto(f"{live_server.url}/")
+    cut = page.eval_on_selector_all("table.leaders td.bot", """ts => ts.filter(t =>
+        t.scrollWidth > t.clientWidth + 1).map(t => t.textContent)""")
+    names = page.eval_on_selector_all("table.leaders td.bot a", "as => as.map(a => "
+                                      "a.textContent)")
+    assert LONG_BOT in names and cut == [], (names, cut)
+    page.goto(f"{live_server.url}/protocol/")
+    lines = page.evaluate("""() => [...document.querySelectorAll('td code')].filter(c =>
+        c.textContent === 'main.cpp').map(c => c.getClientRects().length)""")
+    assert lines and set(lines) == {1}, lines
+    shoot(page, f"pages-protocol-files-{width}", "main table")
+    page.goto(f"{live_server.url}/games/stones/")
+    tops = page.evaluate("""() => { const code = [...document.querySelectorAll(
+        'pre.command code')].find(c => c.textContent.includes('def choose'));
+        const text = code.firstChild; const start = text.data.indexOf('def choose');
+        const range = document.createRange(); range.setStart(text, start);
+        range.setEnd(text, text.data.indexOf('\\n', start));
+        return [...range.getClientRects()].map(r => Math.round(r.top)); }""")
+    assert len(set(tops)) == 1, f"the line with its comment wraps: {tops}"
+    assert page.evaluate("document.documentElement.scrollWidth") <= w
+    shoot(page, f"pages-code-sample-{width}", "#protocol")
+    assert problems == [], problems
+    context.close()

@@ -145,7 +145,10 @@ def test_a_tournament_made_through_the_form_opens_for_registration(client: Clien
 REFUSALS = [
     ({"format": "scored"}, 400, "a scored tournament is for solo games"),
     ({"game": "g2048", "format": "swiss"}, 400, "its tournaments are scored"),
-    ({"registration_closes": when(hours=3)}, 400, "put the three times in that order"),
+    ({"registration_closes": when(hours=3)}, 400,
+     "\"Starts\" (starts_at) is before \"Registration closes\": choose a start"),
+    ({"registration_closes": when(hours=-1)}, 400,
+     "\"Registration closes\" (registration_closes) is before registration opens (now)"),
     ({"starts_at": when(days=90)}, 400, "The start must be within 60 days."),
     ({"field_limit": 65}, 400, "less than or equal to 64"),
     ({"games": 0}, 400, "greater than or equal to 1"),
@@ -275,13 +278,13 @@ def test_a_finished_swiss_shows_its_final_table_and_rounds(client: Client,
     table = tournament_table(t)
     rows = rows_of(html, "standings")
     assert len(rows) == len(table) == 6
-    assert list(rows[0]) == ["#", "bot", "points", "W-D-L", "game pts", "Buchholz", "S-B",
+    assert list(rows[0]) == ["#", "bot", "points", "W/L/D", "game pts", "Buchholz", "S-B",
                              "played"]  # six entries: no byes, no byes column
     for shown, row in zip(rows, table, strict=True):
         assert shown["#"] == str(row.rank)
         assert shown["bot"].startswith(row.entry.bot.name + " v1")
         assert shown["points"] == halves(row.points)
-        assert shown["W-D-L"] == f"{row.wins}-{row.draws}-{row.losses}"
+        assert shown["W/L/D"] == f"{row.wins}/{row.losses}/{row.draws}"
         assert shown["game pts"] == halves(row.game_points)
         assert shown["Buchholz"] == halves(row.buchholz)
         assert shown["S-B"] == halves(row.sonneborn_berger)
@@ -378,6 +381,8 @@ def test_a_bots_page_offers_a_challenge_to_users_with_a_bot_of_its_game(
     assert "Log in to challenge target" in text(anonymous.get(url))
     assert "you need a Stones bot of your own" in text(sam.get(url))
 
+    # the form offers an even series, each bot in each seat as often
+    assert re.search(r'name="games" value="2"', page), "the games field's initial value"
     response = bob.post(f"{url}challenge/", {"bot": mine.pk, "games": 4})
     made = Challenge.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/challenges/{made.pk}/"

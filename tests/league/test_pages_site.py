@@ -28,7 +28,9 @@ def test_the_home_page_shows_ladders_leaders_latest_matches_and_the_queue(
     assert "Stones" in page and "2048" in page and "Robots" in page
     assert "one v1" in page and "two v1" in page
     assert re.search(r"0 matches running on \d+ worker slots?, 0 queued", page), page
-    assert "game-over" in page
+    # how it ended in the glossary's words, not the engine's code; the star explained
+    assert "caught by a robot" in page and "game-over" not in page
+    assert "★ the winner" in page
 
 
 def test_every_page_leads_to_the_api_docs(client: Client, people: People) -> None:
@@ -43,8 +45,16 @@ def test_the_ladder_page_ranks_with_rating_games_record_and_trend(
     finished(one, two, ago=3600)
     response = client.get("/ladders/stones/")
     page = text(response)
-    assert re.search(r"1 one v1 alice .* 1 1/0/0 ", page), page
+    # one game, sigma 7.5: provisional, placing, its likely ranks under its name (issue 34)
+    assert re.search(r"1 one v1 provisional · placing: 1/8 games · likely #1–2 alice 3.5 \? "
+                     r".* 1 1/0/0 ", page), page
     assert "▲ +2.5" in page  # from 25 - 3 × 8 before its match to 26 - 3 × 7.5 now
+    # a ladder an hour old: the change is its whole rating, said as such (issue 38 item 10)
+    assert "since it joined" in page and "7-day trend" not in page
+    three = active(people.bob, "three")
+    finished(two, three, ago=8 * 86400)  # a match from before the window: a 7-day trend now
+    page = text(client.get("/ladders/stones/"))
+    assert "7-day trend" in page and "since it joined" not in page
     assert "time per move 1.0 s" in page and "size = 5" in page
 
 
@@ -64,7 +74,7 @@ def test_a_scored_ladder_shows_mean_score_interval_and_seeds_played(
     solo = active(people.alice, "slider", game="g2048")
     finished(solo, seed=101)
     page = text(client.get("/ladders/2048/"))
-    assert "slider v1 alice 10.0 1/12" in page, page
+    assert "slider v1 provisional · not every seed played alice 10.0 1/12" in page, page
     assert "101, 102" in page  # the seed set
 
 
@@ -123,12 +133,13 @@ def test_the_match_page_shows_players_result_times_and_the_final_position(
     match = finished(active(people.alice, "one"), active(people.bob, "two"))
     response = client.get(f"/matches/{match.pk}/")
     page = text(response)
-    assert "finished: game-over" in page and "duration 3.00 s" in page
-    assert "one v1 alice win" in page and "two v1 bob loss" in page
+    assert "finished: caught by a robot" in page and "duration 3.00 s" in page
+    # (first legal move each turn on the ladder's board, its holes drawn from seed 7)
+    assert "one v1 alice loss" in page and "two v1 bob win" in page
     assert "400 ms" in page
     assert "1.0 → 3.5" in page  # the board's rating, mu - 3 sigma: 25 - 3 x 8 → 26 - 3 x 7.5
     # the engine's result, naming the bots where it names seats
-    assert "result one v1 wins — two v1 has no free cell" in page
+    assert "result two v1 wins — one v1 has no free cell" in page
     shown = re.sub(r"<script.*?</script>", "", response.content.decode(), flags=re.S)
     assert "player 0" not in shown and "player 1" not in shown
 
@@ -215,7 +226,7 @@ def test_a_verdict_says_where_the_bot_plays_or_why_it_was_rejected_with_its_logs
         log="".join(f"line {i}\n" for i in range(20)) + "ValueError: SECRET-LOG\n")
     client.force_login(people.alice)
     assert client.get(f"/versions/{kept.pk}/status.json").json()["verdict"] == (
-        "validated: it plays on the Stones ladder now")
+        "active (validated): it plays on the Stones ladder now")
     status = client.get(f"/versions/{refused.pk}/status.json").json()
     assert status["verdict"] == "rejected: crash: exited with code 1"
     assert status["log_tail"].split("\n") == [f"line {i}" for i in range(13, 20)] + [

@@ -105,6 +105,18 @@ def check_end(page: Any, league: PlayLeague, match: int, name: str) -> dict[str,
     return state
 
 
+def check_words_while_playing(page: Any) -> None:
+    """The clocks say what they count: the person's move and whole game, the bot's move and
+    its time bank (not "game"); how to play is written under the board."""
+    labels = page.eval_on_selector_all(
+        ".play-player", "ps => ps.map(p => [p.classList.contains('human'), "
+        "[...p.querySelectorAll('.clock-part .muted')].map(e => e.textContent)])")
+    for human, words in labels:
+        assert words == (["this move", "whole game"] if human else
+                         ["this move", "time bank"][:len(words)]), labels
+    assert page.is_visible(".play-keys")
+
+
 def test_stones_against_the_perfect_player_lost_with_an_illegal_cell_refused(
         league: PlayLeague, browser: Any) -> None:
     page, match, problems = open_game(league, browser, "alice", DESKTOP,
@@ -126,6 +138,7 @@ def test_stones_against_the_perfect_player_lost_with_an_illegal_cell_refused(
     later = int(page.get_attribute(clock, "data-move-ms"))
     assert first - 2500 < later < first - 700, (first, later)
     assert first <= HUMAN_MOVE_SECONDS * 1000
+    check_words_while_playing(page)
     shoot(page, "play-stones-illegal")
     # A move sent anyway (an old tab, a hand-made request) is refused by the server with the
     # engine's words, and the game goes on.
@@ -140,6 +153,10 @@ def test_stones_against_the_perfect_player_lost_with_an_illegal_cell_refused(
     done = play_to_end(page, "stones")
     end = check_end(page, league, match, "stones-lost")
     assert end["result"]["winner"] == 0 and "perfect wins" in end["result"]["text"]
+    # the loser is "you", not "player 1"; the hint on how to play is gone with the game
+    assert end["result"]["reason"] == "you have no free cell", end["result"]
+    assert "you have no free cell" in page.inner_text(".play-result")
+    assert page.is_hidden(".play-keys")
     assert len(posts) == len(done["moves"]) + 1 and len(done["moves"]) >= 2
     assert page.locator(".play-moves .move-row[data-seat]").count() == end["step"]
     assert [p for p in problems if "400 (Bad Request)" not in p] == [], problems
@@ -232,6 +249,9 @@ def test_wizard_duel_shows_nobody_more_than_their_seat_may_know(
     for url, text in during:
         if "/replay/" in url:
             continue
+        if ("/api/play/" in url and text.startswith("{")
+                and json.loads(text).get("status") == "finished"):
+            continue  # the end: everything is public then
         if "/status.json" in url and json.loads(text)["state"] not in ("queued", "running"):
             continue  # the match page in the second tab, polled past the end: public then
         # spectator-only fields, the other wizard's placement, the seed: none of it
@@ -246,7 +266,9 @@ def test_wizard_duel_shows_nobody_more_than_their_seat_may_know(
             view = state["frame"]["view"]
             assert view["player"] == 0 and "you" in view
             assert all(e["seat"] == 0 for e in state["frame"].get("events", [])), url
-    assert [m for m in end["moves"] if m["seat"] == 1 and m["move"] is not None] == []
+    # once it is over, the bot's moves are shown to the person, in the list too
+    assert [m["move"] for m in end["moves"] if m["seat"] == 1] == theirs
+    assert page.locator(".play-moves .hidden-move").count() == 0
     assert problems == [], problems
 
 
@@ -287,4 +309,110 @@ def test_a_bot_that_crashes_mid_game_loses_by_forfeit(league: PlayLeague,
     assert end["result"]["winner"] == 0, end["result"]
     result = result_of(league, match)
     assert result["forfeit"]["player"] == 1 and result["forfeit"]["kind"] == "crash", result
+    assert problems == [], problems
+
+
+def test_wizard_duel_at_phone_width_fits_and_moves_as_drawn(league: PlayLeague,
+                                                             browser: Any) -> None:
+    """The whole 20-column map in a 390 px window, lying as at 1280 px: "↓ down" moves the
+    wizard down the screen (a standing map had drawn it moving right)."""
+    moved: list[tuple[str, list[float], list[float]]] = []
+    for _ in range(3):  # the random opponent's spell may end a game before a step is made
+        page, _, problems = open_game(league, browser, "dave", PHONE,
+                                      opponent="builtin:random", game="wizard_duel", seat=0)
+        moved = _a_step_down_or_up(page)
+        if moved:
+            break
+        page.context.close()
+    assert moved, "the wizard never moved"
+    step, before, now = moved[0]
+    assert now[1] == before[1] and now[0] == before[0] + (1 if step == "move D" else -1)
+    # on screen: straight down (or up) by about a cell, not sideways
+    assert abs(now[2] - before[2]) < 2, (before, now)
+    assert (now[3] - before[3]) * (1 if step == "move D" else -1) > 8, (before, now)
+    shoot(page, "play-wizard-phone")
+    wide = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert wide[0] <= wide[1], f"the page scrolls sideways: {wide}"
+    assert problems == [], problems
+    page.context.close()
+
+
+def _a_step_down_or_up(page: Any) -> list[tuple[str, list[float], list[float]]]:
+    """Checks the map's fit, places the wizard mid-map and steps it down (or up): the step
+    that moved it, with where it was and is (row, col, centre x, y); empty if the game
+    ended first."""
+    assert wait_turn(page)
+    width = page.evaluate("window.innerWidth")
+    columns = page.eval_on_selector_all(
+        ".play-board .cell[data-row='0']", "es => es.map(e => { const r = "
+        "e.getBoundingClientRect(); return [Number(e.dataset.col), r.left, r.right]; })")
+    assert sorted(c for c, _, _ in columns) == list(range(20)), columns
+    assert all(left >= 0 and right <= width for _, left, right in columns), (width, columns)
+    assert page.get_attribute(".play-board svg", "data-layout") == "lying"
+    # placed in the middle rows, away from the map's top and bottom edges
+    places = page.eval_on_selector_all(".play-board .cell.legal", "es => es.map(e =>"
+                                       " [e.dataset.row, e.dataset.col])")
+    row, col = next((r, c) for r, c in places if 3 <= int(r) <= 6)
+    page.tap(cell(row, col))
+    page.tap(cell(row, col))
+    wizard = ".play-board .wizard[data-wizard='0']"
+    where = """(sel) => { const w = document.querySelector(sel); const r =
+        w.getBoundingClientRect(); return [Number(w.dataset.row), Number(w.dataset.col),
+        r.left + r.width / 2, r.top + r.height / 2]; }"""
+    moved: list[tuple[str, list[float], list[float]]] = []
+    after = step_of(page)
+    for _ in range(4):  # an obstacle may block a step: try again, up or down
+        if not wait_turn(page, after):
+            return moved
+        after = step_of(page)
+        before = page.evaluate(where, wizard)
+        step = "move D" if page.locator('button[data-move="move D"]').count() else "move U"
+        page.tap(f'button[data-move="{step}"]')
+        if not wait_turn(page, after):
+            return moved
+        now = page.evaluate(where, wizard)
+        if now[:2] != before[:2]:
+            moved.append((step, before, now))
+            break
+    return moved
+
+
+def test_resign_ends_the_game_at_once_and_rematch_swaps_the_seats(league: PlayLeague,
+                                                                   browser: Any) -> None:
+    page, match, problems = open_game(league, browser, "erin", PHONE,
+                                      opponent="builtin:random", game="stones", seat=0)
+    assert wait_turn(page)
+    check_words_while_playing(page)
+    assert page.is_hidden("#play-rematch") and page.is_visible("#play-resign")
+    page.tap("#play-resign button")  # the first press only asks again
+    assert "Really resign?" in page.inner_text("#play-resign button")
+    assert result_of(league, match)["status"] == "running"
+    started = time.monotonic()
+    page.tap("#play-resign button")
+    page.wait_for_selector(".play-result:not([hidden])", timeout=15_000)
+    assert time.monotonic() - started < 10, "not at once: by the clock?"
+    assert "you forfeit: resigned" in page.inner_text(".play-result")
+    assert page.is_hidden(".play-keys")
+    # the rematch is offered in the result, the resignation gone
+    assert page.locator(".play-result #play-rematch").count() == 1
+    result = result_of(league, match)
+    assert result["winner"] == 1 and result["forfeit"] == {
+        "player": 0, "kind": "resigned", "detail": ""}, result
+    assert page.is_hidden("#play-resign") and page.is_visible("#play-rematch")
+    shoot(page, "play-resigned-phone")
+    # the rematch: the same built-in player, erin now second
+    page.tap("#play-rematch button")
+    page.wait_for_url(lambda url: "/play/" in url and f"/play/{match}/" not in url)
+    page.wait_for_selector("#play[data-status]")
+    again = int(page.url.rstrip("/").rsplit("/", 1)[1])
+    data = json.loads(page.inner_text("#play-data"))
+    assert data["seat"] == 1 and data["game"] == "stones"
+    names = page.eval_on_selector_all(".play-player", "es => es.map(e => [e.dataset.seat, "
+                                      "e.querySelector('.play-name').textContent])")
+    assert ["0", "built-in random"] in names, names
+    assert wait_turn(page)
+    page.tap("#play-resign button")
+    page.tap("#play-resign button")
+    page.wait_for_selector(".play-result:not([hidden])", timeout=15_000)
+    assert result_of(league, again)["forfeit"]["kind"] == "resigned"
     assert problems == [], problems

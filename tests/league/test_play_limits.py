@@ -1,7 +1,8 @@
 """The limits on playing against bots, on a live league with small ones (a person's clock of a
-few seconds, two boards, one game a person, three games an hour): a game left alone (its tab
-closed) ends by the person's clock and frees its board; a second game of one person, a game
-when every board is taken and a game over the rate are refused with a message."""
+few seconds, two boards and no queue for them, one game a person, three games an hour): a game
+left alone (its tab closed) ends by the person's clock and frees its board; a second game of
+one person, a game when every board is taken and a game over the rate are refused with a
+message. test_play_boards.py has the queue and the first-move time."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ def league(django_db_setup: None, django_db_blocker: Any,
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayLeague]:
     with running_play_league(django_db_blocker, tmp_path_factory, play_slots=2, env={
             "LEAGUE_PLAY_MOVE_SECONDS": str(MOVE_SECONDS), "LEAGUE_PLAY_SLOTS": "2",
-            "LEAGUE_PLAY_GAMES_PER_USER": "1", "LEAGUE_PLAY_GAMES_RATE": "3/hour"}) as world:
+            "LEAGUE_PLAY_GAMES_PER_USER": "1", "LEAGUE_PLAY_GAMES_RATE": "3/hour",
+            "LEAGUE_PLAY_QUEUE_LENGTH": "0"}) as world:
         yield world
 
 
@@ -45,7 +47,7 @@ def test_a_game_left_alone_ends_by_the_clock_and_frees_its_board(league: PlayLea
     # One game a person: alice's second is refused while this one runs.
     assert refused(league, "alice", opponent=stones_bot) == (
         "You have 1 game going already (at most 1 at once): finish one, or let its clock "
-        "run out, first.")
+        'run out, first. <a href="/play/#your-games">Your games</a>')
     # Every board taken: bob's game takes the second one, carol's finds none free.
     bobs = league.start(league.login("bob"), opponent="builtin:random", game="stones", seat=0)
     assert refused(league, "carol", opponent="builtin:random", game="stones") == (
@@ -55,7 +57,7 @@ def test_a_game_left_alone_ends_by_the_clock_and_frees_its_board(league: PlayLea
     end = league.wait_state(alice, match, lambda s: s["status"] == "finished",
                             timeout=MOVE_SECONDS + 30, what="the clock to run out")
     assert time.monotonic() - began < MOVE_SECONDS + 10
-    assert end["result"]["winner"] == 1 and "forfeits: timeout" in end["result"]["reason"]
+    assert end["result"]["winner"] == 1 and "you forfeit: timeout" in end["result"]["reason"]
     assert f"no move within {MOVE_SECONDS} s" in end["result"]["reason"]
     with league.orm():
         row = Match.objects.get(pk=match)

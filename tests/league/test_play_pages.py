@@ -1,7 +1,9 @@
 """Starting a game against a bot through the site's pages (Django's test client, no worker):
 the forms on a bot's page and a ladder's page, every refusal back on its page as a message,
 the play page with its data only for the person playing, and what a running game of hidden
-information shows on its match page. The games themselves are played in test_play.py."""
+information shows on its match page; /play/ (each game's form, your games), resigning and
+a rematch. The games themselves are played in test_play.py (resign and rematch in a browser
+in test_play_browser.py)."""
 
 from __future__ import annotations
 
@@ -51,15 +53,20 @@ def test_a_game_started_from_the_form_is_an_unrated_exhibition_on_the_play_queue
     seats = {p.seat: p for p in Participant.objects.filter(match=match)}
     assert seats[1].player == people.alice and seats[0].version_id == bot.pk
     ex = Exhibition.objects.get(pk=match.pk)
-    assert (ex.user, ex.seat, ex.move_time, ex.game_time) == (people.alice, 1, 300, 1800)
+    assert (ex.user, ex.seat, ex.move_time, ex.game_time, ex.first_move_time) == (
+        people.alice, 1, 300, 1800, 30)
     page = client.get(f"/play/{match.pk}/").content.decode()
     data = json.loads(re.search(r'<script id="play-data" type="application/json">(.*?)'
                                 "</script>", page, re.S).group(1))
     assert data == {"match": match.pk, "game": "stones", "seat": 1,
                     "state_url": f"/api/play/{match.pk}/",
                     "move_url": f"/api/play/{match.pk}/move/",
+                    "your_games_url": "/play/#your-games",
                     "match_url": f"/matches/{match.pk}/", "title": "Stones",
-                    "options": {"size": 5}, "assets": {}}
+                    "rules_url": "/games/stones/#rules",
+                    "options": {"size": 5, "holes": 4}, "assets": {}}
+    # the game's rules, one click from the board (issue 38 item 8)
+    assert 'href="/games/stones/#rules" class="play-rules"' in page
     assert 'type="importmap"' in page and "/static/viewer/play.js" in page
     assert "csrftoken" in client.cookies
     client.force_login(people.bob)
@@ -140,3 +147,81 @@ def test_exhibitions_go_to_the_play_queue_and_the_reaper_sends_them_back_there(
     assert reaper_tick().requeued == [match.pk]
     assert (broker.llen("play"), broker.llen("celery")) == (2, 0)
     broker.delete("play", "celery")
+
+
+def test_play_lists_each_games_form_and_your_games_and_the_refusal_links_them(
+        client: Client, people: People) -> None:
+    page = client.get("/play/").content.decode()
+    assert "Log in</a> to play" in page and 'id="your-games"' not in page
+    client.force_login(people.alice)
+    page = client.get("/play/").content.decode()
+    for game, title in (("stones", "Play Stones against a built-in player"),
+                        ("wizard_duel", "Play Wizard Duel against a built-in player"),
+                        ("g2048", "Play 2048 yourself")):
+        form = page.split(f'id="play-form-{game}"')[1].split("</section>")[0]
+        assert title in form and 'name="back" value="play"' in form, game
+        assert f'id="play-seat-{game}"' in form or game == "g2048"
+    assert "No game going now." in page
+    first = exhibition_create(user=people.alice, game="stones", builtin="random")
+    # the second game is refused (one at a time until one is played to its end): the
+    # message links to the games going, and /play/ lists them, each to its board
+    got = messages_on(client, client.post("/play/", {"opponent": "builtin:perfect",
+                                                     "game": "stones", "back": "play"}))
+    assert len(got) == 1 and "You have a game going already" in got[0], got
+    assert got[0].endswith('<a href="/play/#your-games">Your games</a>'), got
+    going = client.get("/play/").content.decode().split('id="your-games"')[1]
+    assert f'href="/play/{first.pk}/"' in going and "against built-in random" in going
+    # the same list on your own page, and nobody else's
+    assert f'href="/play/{first.pk}/"' in client.get("/u/alice/").content.decode()
+    client.force_login(people.bob)
+    assert 'id="your-games"' not in client.get("/u/alice/").content.decode()
+
+
+def test_resigning_a_queued_game_cancels_it_and_a_running_one_tells_the_seat(
+        client: Client, people: People) -> None:
+    from league.ladders.play import inbox
+    from sandbox import Resigned
+
+    queued = exhibition_create(user=people.alice, game="stones", builtin="random")
+    client.force_login(people.bob)  # not bob's game: nothing happens
+    assert client.post(f"/play/{queued.pk}/resign/")["Location"] == f"/matches/{queued.pk}/"
+    assert Match.objects.get(pk=queued.pk).status == "queued"
+    client.force_login(people.alice)
+    assert client.get(f"/play/{queued.pk}/resign/").status_code == 405
+    assert client.post(f"/play/{queued.pk}/resign/")["Location"] == f"/play/{queued.pk}/"
+    assert Match.objects.get(pk=queued.pk).status == "cancelled"
+    running = exhibition_create(user=people.alice, game="stones", builtin="random")
+    Match.objects.filter(pk=running.pk).update(status="running", attempts=1)
+    assert inbox.taken(running.pk, 0) is None
+    client.post(f"/play/{running.pk}/resign/")
+    # the worker's seat, asked for any step, gives the game up; a new attempt keeps it
+    with pytest.raises(Resigned):
+        inbox.taken(running.pk, 4)
+    inbox.forget(running.pk, move_too=True, keep_step=2)
+    with pytest.raises(Resigned):
+        inbox.taken(running.pk, 2)
+    Match.objects.filter(pk=running.pk).update(status="finished")
+    got = messages_on(client, client.post(f"/play/{running.pk}/resign/"))
+    assert got == ["The game is over already."], got
+
+
+def test_a_rematch_is_the_same_opponent_with_the_seats_swapped_after_the_end(
+        client: Client, people: People) -> None:
+    bot = active(people.bob, "opponent")
+    client.force_login(people.alice)
+    game = exhibition_create(user=people.alice, game="stones",
+                             opponent=Bot.objects.get(pk=bot.bot_id), seat=0)
+    got = messages_on(client, client.post(f"/play/{game.pk}/rematch/"))
+    assert got == ["The game is still going: a rematch comes after its end."], got
+    Match.objects.filter(pk=game.pk).update(status="finished")
+    response = client.post(f"/play/{game.pk}/rematch/")
+    again = Match.objects.exclude(pk=game.pk).get(kind=MatchKind.EXHIBITION)
+    assert response["Location"] == f"/play/{again.pk}/"
+    seats = {p.seat: p for p in Participant.objects.filter(match=again)}
+    assert seats[1].player == people.alice and seats[0].version_id == bot.pk
+    Match.objects.filter(pk=again.pk).update(status="finished")
+    solo = exhibition_create(user=people.alice, game="g2048", seed=102)
+    Match.objects.filter(pk=solo.pk).update(status="finished")
+    client.post(f"/play/{solo.pk}/rematch/")
+    same = Match.objects.filter(kind=MatchKind.EXHIBITION, status="queued").get()
+    assert same.seed == 102 and same.ladder.game == "g2048"

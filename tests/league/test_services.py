@@ -12,6 +12,7 @@ from league.bots.models import Bot, BotVersion
 from league.bots.services import UploadError, bot_set_source_public
 from league.ladders.matchmaking import ladder_fill, matchmaking_tick
 from league.ladders.models import Ladder, Match, MatchKind, MatchStatus, Participant
+from league.ladders.reasons import reason_words
 from league.ladders.selectors import ladder_board
 from league.ladders.services import (
     bot_disable,
@@ -168,7 +169,7 @@ def test_the_home_page_shows_ladders_leaders_and_latest_matches(alice: User) -> 
     Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED, reason="no-legal-move")
     page = Client().get("/").content.decode()
     for text in ("Blokus Duo", "Stones", "Wizard Duel", "2048", "Robots", "alpha", "beta",
-                 "no-legal-move"):
+                 reason_words("no-legal-move")):  # how it ended, in the glossary's words
         assert text in page
 
 

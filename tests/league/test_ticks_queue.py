@@ -12,7 +12,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 
 from league.celery import app
-from league.ladders.lifecycle import COMPETITION_ENDED_TASK
+from league.ladders.kinds import COMPETITION_ENDED_TASK
 from league.ladders.models import Ladder, Match, MatchKind, Participant
 from league.ladders.tasks import run_match_task
 from tests.league.conftest import Worker, wait_for

@@ -4,10 +4,7 @@ killed match re-queued by the reaper and finished by the next worker)."""
 
 from __future__ import annotations
 
-import contextlib
-import datetime as dt
 import os
-import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -15,12 +12,12 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
-from django.utils import timezone
 
+from benchmarks.common import kill_group
 from league.competitions.models import Series, SeriesGame, Tournament, TournamentState
-from league.competitions.services import entry_register, tournament_create
 from league.ladders.models import Ladder, Match, MatchKind
 from tests.league import bots
+from tests.league.competition_world import enter, make_tournament, registration_over
 from tests.league.conftest import ROOT, Worker, wait_for
 from tests.league.conftest import test_database_url as database_url
 from tests.league.pages import active
@@ -46,9 +43,7 @@ def start_beat(transactional_db: None, tmp_path: Path) -> Iterator[Callable[[], 
 
     yield start
     for process in started:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait(30)
+        kill_group(process)
 
 
 def test_a_worker_sigkilled_and_the_beat_restarted_mid_round_lose_and_double_nothing(
@@ -57,20 +52,15 @@ def test_a_worker_sigkilled_and_the_beat_restarted_mid_round_lose_and_double_not
     worker = start_worker(env=FAST)
     beat = start_beat()
     versions = [active(alice, f"slow{i}", source=bots.SLOW) for i in range(4)]
-    now = timezone.now()
-    t = tournament_create(user=alice, name="faults", game="stones", format="swiss", rounds=2,
-                          games_per_series=2, field_limit=4,
-                          registration_closes=now + dt.timedelta(seconds=1),
-                          starts_at=now + dt.timedelta(seconds=1))
-    for v in versions:
-        entry_register(tournament=t, bot=v.bot, user=alice)
+    t = make_tournament(alice, "swiss", rounds=2, games_per_series=2, field_limit=4)
+    enter(t, versions)
+    registration_over(t)
     tournament_games = Match.objects.filter(kind=MatchKind.TOURNAMENT)
     wait_for(lambda: tournament_games.filter(status="running").exists(), 60,
              "a tournament game to run", worker.text)
     running = tournament_games.filter(status="running").first()
     worker.kill()  # SIGKILL to its whole group: the pool and the bots
-    os.killpg(beat.pid, signal.SIGKILL)
-    beat.wait(30)
+    kill_group(beat)
     assert Match.objects.get(pk=running.pk).status == "running"
     second = start_worker(env=FAST)
     start_beat()

@@ -7,11 +7,8 @@ default's run of the same is test_tournaments_embedded.py."""
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 from django.contrib.auth.models import User
-from django.utils import timezone
 
 from league.bots.models import Bot, BotVersion
 from league.competitions.models import (
@@ -24,9 +21,10 @@ from league.competitions.models import (
 )
 from league.competitions.progress import competitions_tick
 from league.competitions.selectors import tournament_table
-from league.competitions.services import challenge_create, entry_register, tournament_create
+from league.competitions.services import challenge_create
 from league.ladders.models import Ladder, Match, Standing
 from tests.league import bots
+from tests.league.competition_world import enter, make_tournament, registration_over
 from tests.league.conftest import Worker, wait_for
 from tests.league.pages import active
 from tests.league.tournament_checks import (
@@ -52,12 +50,9 @@ def run_tournament(worker: Worker, owner: User, game: str, fmt: str, n: int,
     """Made, entered, started by a tick and played to its end; ``beat=False``: no tick after
     the start, the bell alone moves it on."""
     versions = field(game, n, owner)
-    now = timezone.now()
-    t = tournament_create(user=owner, name=f"{fmt} test", game=game, format=fmt,
-                          registration_closes=now + dt.timedelta(seconds=1),
-                          starts_at=now + dt.timedelta(seconds=1), field_limit=n, **options)
-    for v in versions:
-        entry_register(tournament=t, bot=v.bot, user=owner)
+    t = make_tournament(owner, fmt, game, field_limit=n, **options)
+    enter(t, versions)
+    registration_over(t)
 
     def started() -> bool:
         competitions_tick()
@@ -135,14 +130,10 @@ def test_a_bot_disabled_mid_tournament_loses_its_unplayed_games_and_holds_nobody
     one_at_a_time = {"LEAGUE_COMPETITION_OPEN": "1"}
     worker = start_worker(env=one_at_a_time)
     versions = field("stones", 4, alice)
-    now = timezone.now()
     with override_settings(LEAGUE_COMPETITION_OPEN=1):
-        t = tournament_create(user=alice, name="rr", game="stones", format="round_robin",
-                              games_per_series=1, field_limit=4,
-                              registration_closes=now + dt.timedelta(seconds=1),
-                              starts_at=now + dt.timedelta(seconds=1))
-        for v in versions:
-            entry_register(tournament=t, bot=v.bot, user=alice)
+        t = make_tournament(alice, games_per_series=1, field_limit=4)
+        enter(t, versions)
+        registration_over(t)
         wait_for(lambda: competitions_tick() and Tournament.objects.get(pk=t.pk).state ==
                  TournamentState.RUNNING, 30, "the start")
         bad = versions[3]

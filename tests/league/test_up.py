@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.leftovers import leftovers
 from league.demo.competitions import CUP, SWISS
 from tests.league.conftest import wait_for
 from tests.league.up_league import free_port, league_up
-from tests.sandbox.conftest import leftovers
 
 pytestmark = pytest.mark.slow
 LOG_BYTES = 20_000
@@ -55,8 +55,16 @@ def match_processes(database: Path) -> set[str]:
 
 
 def tournament_states(database: Path) -> dict[str, str]:
+    """Each tournament's state by name, its first edition's (the Swiss comes back)."""
     with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10) as db:
-        return dict(db.execute("SELECT name, state FROM competitions_tournament"))
+        return dict(db.execute("SELECT name, state FROM competitions_tournament "
+                               "ORDER BY id DESC"))
+
+
+def swiss_editions(database: Path) -> int:
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10) as db:
+        return db.execute("SELECT count(*) FROM competitions_tournament WHERE name = ?",
+                          (SWISS,)).fetchone()[0]
 
 
 def test_dev_up_runs_the_league_on_sqlite_and_ctrl_c_leaves_nothing(tmp_path: Path) -> None:
@@ -85,8 +93,14 @@ def test_dev_up_runs_the_league_on_sqlite_and_ctrl_c_leaves_nothing(tmp_path: Pa
                  lambda: str(tournament_states(data / "league.sqlite3")))
         assert tournament_states(data / "league.sqlite3")[SWISS] in {"registration", "running",
                                                                     "finished"}
+        # and once it has started, its next edition is listed (it comes back)
+        wait_for(lambda: swiss_editions(data / "league.sqlite3") >= 2, 120,
+                 "the Swiss's next edition", lambda: str(tournament_states(
+                     data / "league.sqlite3")))
         # the play worker (games against people) is up on its own queue
         assert " ready." in (data / "logs" / "play.log").read_text()
+        # and the notifications' worker (mails, webhooks) on its own
+        assert " ready." in (data / "logs" / "notify.log").read_text()
         up.send_signal(signal.SIGINT)
         assert up.wait(60) == 0, out.read_text()
     assert "stopping web, workers and beat" in out.read_text()

@@ -1,5 +1,7 @@
 """A 20,000-move 2048 game in a real browser: it opens at once (frames come in ranges), the
-move list stays small in the page, and scrubbing across the whole game never freezes it."""
+move list stays small in the page, scrubbing across the whole game never freezes it and asks
+for a few ranges, not one per position, and a reader over the heavy-read rate waits as the
+league says, then goes on."""
 
 from __future__ import annotations
 
@@ -55,3 +57,35 @@ def test_a_20000_move_game_opens_at_once_and_scrubs_without_freezing(
     check("g2048", frames[12_345], wait_drawn(page, 12_345))
     assert page.locator(".move-row.current").inner_text().startswith("12345")
     assert problems == [], problems
+
+
+def test_a_scrub_asks_for_few_ranges_and_over_the_rate_waits_as_told(
+        live_server: Any, long_game: tuple[Match, dict[int, dict[str, Any]]],
+        viewer_browser: Any, settings: Any) -> None:
+    # Two ranges worked out by the engine (10 each) fit in a window; a third is refused.
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "heavy": "25/4s"}
+    match, frames = long_game
+    page = viewer_browser.new_page(viewport={"width": 1280, "height": 900})
+    asked: list[int] = []
+    page.on("response", lambda r: asked.append(r.status) if "/frames/" in r.url else None)
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    wait_drawn(page, 0)
+
+    page.evaluate("""() => {  // what the banner said, however briefly
+      window.banners = [];
+      const banner = document.querySelector(".viewer-banner");
+      new MutationObserver(() => window.banners.push(banner.hidden ? "" : banner.textContent))
+        .observe(banner, { attributes: true, childList: true, characterData: true,
+                           subtree: true });
+    }""")
+    scrub_across(page, MOVES)
+    # The league's answer to a reader over the rate is a pause, and the viewer keeps it:
+    # one refusal, not a refusal per position or per redraw.
+    refused = asked.count(429)
+    assert 1 <= refused <= 2, asked
+    check("g2048", frames[MOVES], wait_drawn(page, MOVES, timeout=20_000))
+    assert len(asked) <= 12, f"{len(asked)} frame requests for one drag: {asked}"
+    assert asked.count(429) == refused, asked
+    said = page.evaluate("window.banners")
+    assert any(text.startswith("Could not load frames") and text.endswith("Retrying…")
+               for text in said), said

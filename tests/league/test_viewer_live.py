@@ -77,8 +77,10 @@ def test_a_running_match_is_watched_move_by_move_and_becomes_its_replay(
         from league.bots.models import BotVersion
 
         version = BotVersion.objects.get(pk=ponderer)
+        # on a 7 x 7 board: long enough to watch (the ladder's 5 x 5 with holes can end in
+        # a few moves, before the page has seen it running)
         return match_create(ladder=ladders["stones"], kind="challenge", seed=2,
-                            seats=[version, "random"]).pk
+                            seats=[version, "random"], options={"size": 7}).pk
 
     match_id = in_thread(create)
     page.goto(f"{live_server.url}/matches/{match_id}/")

@@ -7,24 +7,16 @@ tests are skipped, with the reason, only when no engine or runner image is avail
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
+from benchmarks.leftovers import leftovers
 from replay import MatchRecord
 from sandbox import BackendUnavailable, Limits, get_backend, run_match
-from sandbox.cgroups import CgroupManager
 from sandbox.limits import MIB
-from sandbox.match_folders import (
-    MATCH_FOLDER_PREFIX,
-    match_folder_in_use,
-    match_folder_owner,
-)
-from sandbox.slots import SLOT_COUNT, UID_BASE, slot_busy
 
 HERE = Path(__file__).resolve().parent
 BOTS = HERE / "bots"
@@ -53,54 +45,9 @@ def backend(request: pytest.FixtureRequest) -> str:
     return request.param
 
 
-# Other matches may run on this machine while the tests do (a developer's `sandbox play`, a
-# league worker): what belongs to a slot some live process holds, or to another live
-# referee's match folder, is theirs. Anything else of a bot is a leftover.
-def slot_processes() -> list[str]:
-    """Processes running as the uid of a slot nobody holds: after a match there must be none."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            status = Path(f"/proc/{entry}/status").read_text()
-        except OSError:
-            continue
-        for line in status.splitlines():
-            if line.startswith("Uid:"):
-                uid = int(line.split()[1])
-                if UID_BASE <= uid < UID_BASE + SLOT_COUNT and not slot_busy(uid - UID_BASE):
-                    found.append(f"pid {entry} uid {uid}")
-    return found
-
-
-def match_folders() -> list[str]:
-    """Match folders of this process or of a referee that is gone (nobody holds the lock)."""
-    found = []
-    for path in Path(tempfile.gettempdir()).glob(f"{MATCH_FOLDER_PREFIX}*"):
-        if match_folder_owner(path) == os.getpid() or not match_folder_in_use(path):
-            found.append(str(path))
-    return found
-
-
-def leftovers() -> list[str]:
-    problems = slot_processes()
-    problems += [f"cgroup {p}" for p in CgroupManager().leftovers()
-                 if not (p.name.startswith("slot-") and p.name[5:].isdigit()
-                         and slot_busy(int(p.name[5:])))]
-    problems += [f"dir {p}" for p in match_folders()]
-    try:
-        from sandbox.backends.docker import leftover_containers
-
-        containers = leftover_containers()
-    except Exception:  # no docker here: nothing of it can be left either
-        containers = []
-    problems += [f"container {name}" for name, slot in containers
-                 if slot is None or not slot_busy(slot)]
-    return problems
-
-
 def assert_worker_clean(timeout: float = 3.0) -> None:
+    """Nothing of a bot is left by this process or a dead one. Other matches may run on the
+    machine meanwhile: their bots are judged theirs by the slot's rule (``leftovers``)."""
     deadline = time.monotonic() + timeout
     while (found := leftovers()) and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -8,32 +8,31 @@ leftover of ours.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from sandbox.backends.docker import LABEL, leftover_containers
+from benchmarks.leftovers import RUN_LABEL, leftovers, run_labels, slot_processes
+from sandbox.backends.base import LaunchSpec
+from sandbox.backends.docker import LABEL, SLOT_LABEL, leftover_containers
+from sandbox.limits import Limits
 from sandbox.match_folders import MATCH_FOLDER_PREFIX, sweep_stale_match_folders
 from sandbox.slots import SLOT_COUNT, UID_BASE
-from tests.sandbox.conftest import (
-    BOTS,
-    assert_worker_clean,
-    backend_or_skip,
-    forfeit_of,
-    leftovers,
-    match_folders,
-    play,
-)
+from tests.sandbox.conftest import BOTS, assert_worker_clean, backend_or_skip, forfeit_of, play
 
 ROOT = Path(__file__).resolve().parents[2]
+REFEREE_WAIT = 120  # seconds for a referee to start or end: slow on a loaded machine
 SLEEPER = """\
 import time
 from botlib import run
@@ -102,7 +101,7 @@ def start_match(bot: Path, backend: str, wrapper: Sequence[str] = ()) -> subproc
                              "--backend", backend, "--startup-time", "60"],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True, preexec_fn=default_signals)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + REFEREE_WAIT
     while not (containers_of(bot) if backend == "docker" else bots_of(proc)):
         assert proc.poll() is None and time.monotonic() < deadline, "the match did not start"
         time.sleep(0.05)
@@ -123,7 +122,7 @@ def foreign_match(sleeper: Path):
     yield proc
     if proc.poll() is None:
         proc.terminate()
-        proc.wait(timeout=30)
+        proc.wait(timeout=REFEREE_WAIT)
 
 
 def test_another_live_match_is_not_a_leftover(foreign_match):
@@ -135,6 +134,82 @@ def test_another_live_match_is_not_a_leftover(foreign_match):
     assert foreign_match.poll() is None  # still mid-game: the checks above saw it running
 
 
+def test_a_slot_this_process_holds_hides_nothing_of_it():
+    """A slot held here (a referee of this process that never released it) is no other
+    live process's: a process running as its uid is a leftover, even though the slot's lock
+    is taken; once the slot is someone else's it is not."""
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        pytest.skip("running as a slot's uid needs root and util-linux's setpriv")
+    from sandbox.slots import acquire_slot
+
+    slot = acquire_slot()
+    stray = subprocess.Popen(["setpriv", f"--reuid={slot.uid}", f"--regid={slot.gid}",
+                              "--clear-groups", "--", "sleep", "60"])
+    try:
+        deadline = time.monotonic() + REFEREE_WAIT  # a process start is slow under load
+        while not slot_uid(stray.pid):
+            assert time.monotonic() < deadline, "setpriv did not drop to the slot's uid"
+            time.sleep(0.01)
+        assert f"pid {stray.pid} uid {slot.uid}" in slot_processes()
+        other = subprocess.Popen(  # another live process takes the slot over
+            [sys.executable, "-c", "import fcntl, os, sys, time; "
+             "fd = os.open(sys.argv[1], os.O_RDWR); fcntl.flock(fd, fcntl.LOCK_EX); "
+             "print('held', flush=True); time.sleep(60)", _lock_file(slot.index)],
+            stdout=subprocess.PIPE, text=True)
+        try:
+            slot.release()
+            assert other.stdout is not None and other.stdout.readline() == "held\n"
+            assert not any(f"pid {stray.pid} " in p for p in slot_processes())
+        finally:
+            other.kill()
+            other.wait(10)
+        assert f"pid {stray.pid} uid {slot.uid}" in slot_processes()  # free again: stranded
+    finally:
+        slot.release()
+        stray.kill()
+        stray.wait(10)
+    assert_worker_clean()
+
+
+def test_a_zombie_is_a_leftover_only_of_the_process_that_should_reap_it():
+    """A bot's process that has exited but is not reaped yet holds nothing but its pid. One
+    whose parent is another process (orphaned in a container whose pid 1 reaps nothing) is
+    that process's; one that is our own child, unreaped, is ours."""
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        pytest.skip("running as a slot's uid needs root and util-linux's setpriv")
+    from sandbox.slots import acquire_slot
+
+    slot = acquire_slot()  # held here all along: whatever is in it is judged, not skipped
+    drop = ["setpriv", f"--reuid={slot.uid}", f"--regid={slot.gid}", "--clear-groups", "--"]
+    parent = subprocess.Popen(  # makes a zombie child and never reaps it
+        [sys.executable, "-c", "import subprocess, sys, time; "
+         "child = subprocess.Popen(sys.argv[1:]); print(child.pid, flush=True); "
+         "time.sleep(60)", *drop, "true"], stdout=subprocess.PIPE, text=True)
+    ours = subprocess.Popen([*drop, "true"])
+    try:
+        assert parent.stdout is not None
+        theirs = int(parent.stdout.readline())
+        deadline = time.monotonic() + 30
+        while not all(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+                      == "Z" for pid in (theirs, ours.pid)):
+            assert time.monotonic() < deadline, "the children did not exit"
+            time.sleep(0.05)
+        found = slot_processes()
+        assert f"pid {ours.pid} uid {slot.uid}" in found
+        assert not any(f"pid {theirs} " in p for p in found)
+    finally:
+        ours.wait(10)
+        parent.kill()
+        parent.wait(10)
+        slot.release()
+
+
+def _lock_file(index: int) -> str:
+    from sandbox.slots import lock_dir
+
+    return str(lock_dir() / f"{index}.lock")
+
+
 @pytest.mark.parametrize(("signum", "code", "says"), [
     (signal.SIGINT, 130, "interrupted"),
     (signal.SIGTERM, 143, "stopped by SIGTERM"),
@@ -142,24 +217,70 @@ def test_another_live_match_is_not_a_leftover(foreign_match):
 ])
 def test_a_stopped_match_leaves_nothing_behind(foreign_match, signum, code, says):
     foreign_match.send_signal(signum)
-    assert foreign_match.wait(timeout=30) == code
+    assert foreign_match.wait(timeout=REFEREE_WAIT) == code
     assert says in foreign_match.stderr.read()
     assert_worker_clean()
 
 
+class NextHolder:
+    """Waits, from before its referee is killed, to take a lock the referee holds (its match
+    folder's, a bot's slot's): held the moment the kernel drops the referee's, so that no
+    other referee's or test run's sweep on the machine (every match's start sweeps folders, a
+    new Docker backend free slots' containers) removes what it left before the test has seen
+    it stranded."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.fd = os.open(path, os.O_RDONLY)
+        self.thread = threading.Thread(target=fcntl.flock, args=(self.fd, fcntl.LOCK_EX),
+                                       daemon=True)
+        self.thread.start()
+
+    def held(self, timeout: float = 30) -> bool:
+        self.thread.join(timeout)
+        return not self.thread.is_alive()
+
+    def release(self) -> None:
+        os.close(self.fd)  # drops the lock: what it kept is a stranded one again
+
+
+def folder_of(proc: subprocess.Popen[str]) -> Path:
+    """The match folder of a live referee started here."""
+    (folder,) = Path(tempfile.gettempdir()).glob(f"{MATCH_FOLDER_PREFIX}{proc.pid}-*")
+    return folder
+
+
+def slot_of_container(bot: Path) -> tuple[str, int]:
+    """The name and slot of the running container of the bot named ``bot``."""
+    import docker
+
+    (container,) = docker.from_env().containers.list(filters={"label": f"{LABEL}={bot.name}"})
+    return container.name, int(container.labels[SLOT_LABEL])
+
+
 def test_a_killed_referees_leftovers_go_with_the_next_match(sleeper, backend):
+    from sandbox.slots import lock_dir
+
     proc = start_match(sleeper, backend)
     bots = bots_of(proc)
-    proc.kill()
-    proc.wait(timeout=30)
-    # a process-backend bot dies with its referee (bwrap --die-with-parent); a container stays
-    wait_gone(bots)
-    stranded = [p for p in match_folders() if f"-{proc.pid}-" in p]
-    assert stranded, "SIGKILL gives the referee no chance to clean up"
+    folder = folder_of(proc)
+    holders = [NextHolder(folder)]
     if backend == "docker":
-        assert any(name for name, _ in leftover_containers())
+        container, slot = slot_of_container(sleeper)
+        holders.append(NextHolder(lock_dir() / f"{slot}.lock"))
+    try:
+        proc.kill()
+        proc.wait(timeout=REFEREE_WAIT)
+        assert all(holder.held() for holder in holders), "the killed referee's locks outlived it"
+        assert folder.is_dir(), "SIGKILL gives the referee no chance to clean up"
+        if backend == "docker":  # a process-backend bot dies with it (bwrap --die-with-parent)
+            assert container in {name for name, _ in leftover_containers()}, "a container stays"
+    finally:
+        for holder in holders:
+            holder.release()
+    wait_gone(bots)
     play([str(BOTS / "first.py"), "builtin:random"], backend)
-    assert not any(Path(p).exists() for p in stranded)
+    assert not folder.exists()
     assert_worker_clean()
 
 
@@ -182,11 +303,16 @@ def test_a_killed_referee_in_a_pid_namespace_is_swept_too(sleeper):
             time.sleep(0.05)
         (folder,) = stranded
         assert folder not in sweep_stale_match_folders()  # its referee is alive
+        holder = NextHolder(folder)
     finally:
         proc.kill()
-        proc.wait(timeout=30)
+        proc.wait(timeout=REFEREE_WAIT)
+    try:
+        assert holder.held(), "the killed referee's lock outlived it"
+        assert folder.is_dir(), "SIGKILL gives the referee no chance to clean up"
+    finally:
+        holder.release()
     wait_gone(bots)
-    assert folder.is_dir(), "SIGKILL gives the referee no chance to clean up"
     play([str(BOTS / "first.py"), "builtin:random"], "process")
     assert not folder.exists(), "pid 1 is alive here: only the referee's lock could tell"
     assert_worker_clean()
@@ -207,6 +333,10 @@ def test_a_frozen_bot_of_a_killed_worker_is_thawed_and_killed_by_the_next_backen
     free, held = SLOT_COUNT - 1, SLOT_COUNT - 2
     holder = try_slot(held)
     assert holder is not None
+    # held while the scene is set too: another referee on the machine sweeps free slots
+    # (at its first bot, then each minute) and would take the frozen task before we look
+    setting = try_slot(free)
+    assert setting is not None
     groups, sleepers = [], []
     try:
         for index in (free, held):
@@ -221,6 +351,7 @@ def test_a_frozen_bot_of_a_killed_worker_is_thawed_and_killed_by_the_next_backen
         time.sleep(0.2)
         if manager.version == 1:  # v2's freezer lets SIGKILL through: nothing to strand there
             assert all(s.poll() is None for s in sleepers), "a frozen task ignores SIGKILL"
+        setting.release()
         backend = ProcessBackend()
         record = play([str(BOTS / "first.py"), "builtin:random"], backend)
         assert forfeit_of(record) is None
@@ -229,6 +360,7 @@ def test_a_frozen_bot_of_a_killed_worker_is_thawed_and_killed_by_the_next_backen
         assert sleepers[1].poll() is None  # its slot is held: not ours to touch
         assert all((root / f"slot-{held}").exists() for root in manager.roots.values())
     finally:
+        setting.release()
         for group in groups:
             with contextlib.suppress(OSError):
                 group.remove()
@@ -240,7 +372,7 @@ def test_a_frozen_bot_of_a_killed_worker_is_thawed_and_killed_by_the_next_backen
 @pytest.mark.docker
 def test_a_new_docker_backend_sweeps_containers_of_free_slots():
     """Containers a killed referee left in a slot nobody takes again are removed at start."""
-    from sandbox.backends.docker import SLOT_LABEL, DockerBackend
+    from sandbox.backends.docker import DockerBackend
     from sandbox.slots import try_slot
 
     backend = backend_or_skip("docker")
@@ -250,11 +382,16 @@ def test_a_new_docker_backend_sweeps_containers_of_free_slots():
     made = [backend.client.containers.create(
         backend.image, ["true"], labels={LABEL: "stranded", SLOT_LABEL: str(index)})
         for index in (free, held)]
+    # made by no referee (as a test's probe is): no slot to judge it by, not ours to remove
+    made.append(backend.client.containers.create(
+        backend.image, ["true"], labels={LABEL: "probe", RUN_LABEL: "another run"}))
     try:
         DockerBackend()
         names = {name for name, _ in leftover_containers()}
         assert made[0].name not in names
         assert made[1].name in names  # its slot is held: a live referee's bot
+        assert made[2].name in names
+        assert not any(made[2].name in problem for problem in leftovers()), "not our run's"
     finally:
         holder.release()
         for container in made:
@@ -263,10 +400,38 @@ def test_a_new_docker_backend_sweeps_containers_of_free_slots():
 
 
 @pytest.mark.docker
+def test_a_free_slots_container_is_a_leftover_only_of_the_run_that_made_it():
+    """A deployment sharing the host's engine and slots (a compose worker a fault test killed
+    mid-match) leaves its bot in a slot nobody holds: its own run sweeps it, ours does not
+    count it. Our bots carry our run's name, inherited by the workers we start."""
+    from benchmarks.leftovers import RUN, bot_containers
+    from sandbox.slots import RUN_ENV
+
+    backend = backend_or_skip("docker")
+    assert os.environ[RUN_ENV] == RUN
+    free = SLOT_COUNT - 1
+    theirs, ours = (backend.client.containers.create(
+        backend.image, ["true"], labels={LABEL: "stranded", SLOT_LABEL: str(free),
+                                         RUN_LABEL: run})
+        for run in ("a deployment's worker", RUN))
+    try:
+        found = bot_containers()
+        assert theirs.name not in found
+        assert ours.name in found
+    finally:
+        for container in (theirs, ours):
+            with contextlib.suppress(Exception):
+                container.remove(force=True)
+    slot = SimpleNamespace(index=free, uid=UID_BASE + free, gid=UID_BASE + free)
+    spec = LaunchSpec(command=["true"], limits=Limits(), lib_dir=Path(tempfile.gettempdir()))
+    assert backend._config(spec, slot)["labels"][RUN_LABEL] == RUN
+
+
+@pytest.mark.docker
 def test_a_container_stranded_under_the_slots_name_is_replaced_at_launch():
     """A launch does not look for its slot's leftovers (an engine call per bot); a container
     a killed referee left under the slot's name shows up as a name conflict and is replaced."""
-    from sandbox.backends.docker import CONTAINER_PREFIX, SLOT_LABEL
+    from sandbox.backends.docker import CONTAINER_PREFIX
     from sandbox.slots import acquire_slot
 
     backend = backend_or_skip("docker")
@@ -297,7 +462,7 @@ def test_the_docker_bot_is_found_in_the_hosts_cgroups_without_asking_the_engine(
         pytest.skip("the host's cgroups of containers are root's")
     backend = backend_or_skip("docker")
     container = backend.client.containers.run(backend.image, ["sleep", "30"], detach=True,
-                                              labels={LABEL: "cgroup-probe"})
+                                              labels={LABEL: "cgroup-probe", **run_labels()})
     try:
         cgroup = _cgroup_by_id(container.id)
         if cgroup is None:
@@ -306,3 +471,71 @@ def test_the_docker_bot_is_found_in_the_hosts_cgroups_without_asking_the_engine(
         assert _namespace_init(cgroup.pids()) == container.attrs["State"]["Pid"]
     finally:
         container.remove(force=True)
+
+
+def _left_by(run: str, code: str) -> str:
+    """What a referee of ``run`` prints, run in a process that then exits without cleaning
+    up (as a killed worker does): its slot's lock and its folder's are dropped with it."""
+    env = {**os.environ, "BOTLEAGUE_RUN": run}
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=REFEREE_WAIT, check=True)
+    return done.stdout.strip()
+
+
+def test_what_a_dead_referee_left_in_a_free_slot_is_a_leftover_only_of_its_run():
+    """Another run's worker killed mid-match (another test run, another league on this
+    machine) leaves its bot in a slot nobody holds now: the slot's next holder sweeps it, but
+    it is not ours to count; one of ours is."""
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        pytest.skip("running as a slot's uid needs root and util-linux's setpriv")
+    from benchmarks.leftovers import RUN
+    from sandbox.slots import try_slot
+
+    take = "from sandbox.slots import acquire_slot; print(acquire_slot().index)"
+    strays = []
+    held = []  # each run's slot held here (a look, recording no run) while the next takes one
+    try:
+        for run in ("another run", RUN):
+            index = int(_left_by(run, take))
+            held.append(try_slot(index))
+            stray = subprocess.Popen(["setpriv", f"--reuid={UID_BASE + index}",
+                                      f"--regid={UID_BASE + index}", "--clear-groups", "--",
+                                      "sleep", "60"])
+            strays.append((run, stray, index))
+        deadline = time.monotonic() + REFEREE_WAIT
+        while not all(slot_uid(stray.pid) for _, stray, _ in strays):
+            assert time.monotonic() < deadline, "setpriv did not drop to the slot's uid"
+            time.sleep(0.01)
+        for slot in held:
+            if slot is not None:
+                slot.release()
+        (_, theirs, their_slot), (_, ours, our_slot) = strays
+        assert their_slot != our_slot
+        found = slot_processes()
+        assert f"pid {ours.pid} uid {UID_BASE + our_slot}" in found
+        assert not any(f"pid {theirs.pid} " in p for p in found)
+        assert f"pid {theirs.pid} uid {UID_BASE + their_slot}" in slot_processes(any_run=True)
+    finally:
+        for slot in held:
+            if slot is not None:
+                slot.release()  # no-op when released already
+        for _, stray, _ in strays:
+            stray.kill()
+            stray.wait(10)
+    assert_worker_clean()
+
+
+def test_a_dead_referees_match_folder_is_a_leftover_only_of_its_run():
+    from benchmarks.leftovers import RUN
+
+    left = ("import os; from sandbox.match_folders import match_folder\n"
+            "with match_folder() as path:\n    print(path, flush=True); os._exit(0)")
+    theirs, ours = (Path(_left_by(run, left)) for run in ("another run", RUN))
+    try:
+        assert theirs.exists() and ours.exists()
+        found = [problem for problem in leftovers() if problem.startswith("dir ")]
+        assert f"dir {ours}" in found
+        assert f"dir {theirs}" not in found
+    finally:
+        sweep_stale_match_folders()
+    assert not theirs.exists() and not ours.exists(), "a folder nobody holds is swept, whoever's"

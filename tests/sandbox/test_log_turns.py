@@ -1,5 +1,9 @@
 """Logs at the turn: the referee files each line of a bot's stderr under the turn it was
-written in (record format 2), and records of format 1 still load and replay."""
+written in (record format 2), and records of format 1 still load and replay.
+
+A line written after the move may land under a later turn, up to the bot's next one: the bot
+can be paused as soon as its move arrives, and then writes the line when it is resumed
+(docs/protocol.md, "Your log"). Never under an earlier turn, and never lost."""
 
 from __future__ import annotations
 
@@ -26,16 +30,59 @@ VERSION_1 = {  # a record as the referee wrote it before log turns existed
     "result": None}
 
 
+def filed_by_the_rule(record: MatchRecord) -> list[tuple[int, str]]:
+    """Seat 0's log (a chatty bot's) checked line by line against the rule: a line written
+    before the move is filed under its turn; one written after it under its turn or a later
+    one up to the bot's next turn (the game's end after its last move); in order, none
+    lost. Returns the log, to look further at."""
+    lines = record.players[0].log_lines()
+    turns = [index for index, move in enumerate(record.moves) if move.seat == 0]
+    nexts = [*turns[1:], len(record.moves)]
+    texts = [f"{word} at turn {t}" for t in turns for word in ("thinking", "played")]
+    assert [text for _, text in lines] == [*texts, "game over, bye"], "lost or out of order"
+    for index, (turn, upto) in enumerate(zip(turns, nexts, strict=True)):
+        (thought_at, _), (played_at, _) = lines[2 * index], lines[2 * index + 1]
+        assert thought_at == turn, f"written before the move of turn {turn}: {lines}"
+        assert turn <= played_at <= upto, f"written after the move of turn {turn}: {lines}"
+    assert lines[-1][0] == len(record.moves), "written after the game, filed at its end"
+    return lines
+
+
 @pytest.mark.usefixtures("clean_worker")
 def test_each_line_is_filed_under_the_turn_it_was_written_in() -> None:
     record = play([str(BOTS / "chatty.py"), "builtin:random"], "process", seed=3)
     assert record.version == RECORD_VERSION == 2
-    mine = record.players[0]
-    turns = [m_index for m_index, m in enumerate(record.moves) if m.seat == 0]
-    expected = [(t, f"{word} at turn {t}") for t in turns for word in ("thinking", "played")]
-    assert mine.log_lines() == [*expected, (len(record.moves), "game over, bye")]
+    lines = filed_by_the_rule(record)
     again = MatchRecord.from_json(json.loads(json.dumps(record.to_json())))
-    assert again.players[0].log_lines() == mine.log_lines()
+    assert again.players[0].log_lines() == lines
+
+
+@pytest.mark.usefixtures("clean_worker")
+def test_a_line_written_after_the_move_by_a_paused_bot_is_filed_no_later_than_its_next_turn(
+        ) -> None:
+    record = play([str(BOTS / "dawdles.py"), "builtin:random"], "process", seed=3)
+    assert record.forfeit is None
+    filed_by_the_rule(record)
+
+
+def test_the_rule_refuses_a_line_filed_too_early_too_late_or_lost() -> None:
+    """The check above can fail: a log that breaks the rule each way is refused."""
+    good = MatchRecord.from_json(json.loads(json.dumps(VERSION_1)))
+    good.moves = good.moves[:2]  # seat 0 moved at turn 0, the game ended after turn 1
+    player = good.players[0]
+    player.log = "thinking at turn 0\nplayed at turn 0\ngame over, bye\n"
+    for turns, broken in [([0, 0, 2], False), ([0, 2, 2], False), ([0, 1, 2], False),
+                          ([-1, 0, 2], True), ([0, -1, 2], True), ([0, 3, 2], True),
+                          ([0, 0, 1], True)]:
+        player.log_turns = turns
+        if broken:
+            with pytest.raises(AssertionError):
+                filed_by_the_rule(good)
+        else:
+            filed_by_the_rule(good)
+    player.log, player.log_turns = "thinking at turn 0\ngame over, bye\n", [0, 2]
+    with pytest.raises(AssertionError, match="lost"):
+        filed_by_the_rule(good)
 
 
 @pytest.mark.usefixtures("clean_worker")

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from games import Result
-from sandbox import MoveRequest, MoveSource, SeatClock
+from replay import MoveRecord
+from sandbox import MoveRequest, MoveSource, Resigned, SeatClock
 from sandbox.slots import SLOT_COUNT, UID_BASE
 from tests.sandbox.conftest import BOTS, FAST, forfeit_of, play, scripted
 
@@ -49,7 +50,7 @@ def test_a_source_plays_a_sandboxed_bot_to_the_end_as_a_bot_would(backend: str) 
     person = Scripted(first_legal)
     record = play([person, "builtin:perfect"], backend, seed=3)
     assert record.result is not None and record.forfeit is None
-    assert person.started == {"game": "stones", "options": {"size": 5}, "seat": 0,
+    assert person.started == {"game": "stones", "options": {"size": 5, "holes": 0}, "seat": 0,
                               "players": 2}
     assert person.ended == [record.result]
     mine = [m for m in record.moves if m.seat == 0]
@@ -74,6 +75,21 @@ def test_an_illegal_answer_forfeits_with_the_engines_reason(backend: str) -> Non
     record = play([Scripted(lambda r: "9,9"), "builtin:random"], backend)
     assert forfeit_of(record) == (0, "illegal")
     assert "off the 5x5 board" in record.result.forfeit.detail
+
+
+def test_a_source_that_resigns_loses_at_once_by_resigned(backend: str) -> None:
+    def resign_second(request: MoveRequest) -> str:
+        if request.turn >= 2:
+            raise Resigned()
+        return first_legal(request)
+
+    person = Scripted(resign_second, SeatClock(move_time=60, game_time=60))
+    started = time.monotonic()
+    record = play([person, "builtin:random"], backend)
+    assert time.monotonic() - started < 20  # not by the person's clock
+    assert forfeit_of(record) == (0, "resigned") and record.result.forfeit.detail == ""
+    assert record.result.outcomes is not None and record.result.outcomes[1] == "win"
+    assert person.ended == [record.result] and record.players[0].moves == 1
 
 
 def test_no_answer_by_the_move_time_is_a_timeout(backend: str) -> None:
@@ -161,3 +177,49 @@ def test_the_bot_is_paused_while_the_source_thinks() -> None:
                   limits=FAST.with_changes(move_time=2.0))
     assert record.result is not None
     assert used and max(used) < 0.05, used
+
+
+def test_a_game_resumed_from_stored_moves_goes_on_from_there(tmp_path: Path) -> None:
+    """The stored moves are played again (the bot asked and its answers thrown away, the
+    source not asked at all), each seat's clock drawn down by the stored times, then the
+    game goes on: the same game as one played straight through."""
+    whole = play([Scripted(first_legal), scripted(tmp_path, {})], "process", seed=5)
+    assert whole.result is not None and len(whole.moves) >= 6
+    stored = [MoveRecord(m.seat, m.move, 0.25 + i) for i, m in enumerate(whole.moves[:6])]
+    person = Scripted(first_legal, SeatClock(move_time=300, game_time=1800))
+    seen: list[MoveRecord] = []
+    resumed = play([person, scripted(tmp_path, {}, name="again")], "process", seed=5,
+                   resume_moves=stored, on_move=lambda _state, move: seen.append(move))
+    assert [m.move for m in resumed.moves] == [m.move for m in whole.moves]
+    assert resumed.result == whole.result
+    assert resumed.moves[:6] == stored and seen == resumed.moves  # the stored ones first
+    assert person.requests[0].turn == 6  # not asked for the stored moves
+    spent = sum(m.time for m in stored if m.seat == 0)
+    assert person.requests[0].game_time_left == pytest.approx(1800 - spent)
+    # the bot was sent every one of its turns, the replayed ones too: its count went on
+    bot_moves = sum(1 for m in whole.moves if m.seat == 1)
+    log = resumed.players[1].log
+    assert f"move {bot_moves - 1}: normal" in log and f"move {bot_moves}:" not in log
+
+
+def test_a_bot_that_fails_while_its_game_is_resumed_forfeits(tmp_path: Path) -> None:
+    whole = play([Scripted(first_legal), scripted(tmp_path, {})], "process", seed=5)
+    stored = whole.moves[:5]  # the bot's moves 0 and 1 among them
+    resumed = play([Scripted(first_legal), scripted(tmp_path, {"1": "exit:3"}, name="x")],
+                   "process", seed=5, resume_moves=stored)
+    assert forfeit_of(resumed) == (1, "crash")
+    assert resumed.result.forfeit.detail.startswith("resuming its game: ")
+    assert [m.move for m in resumed.moves] == [m.move for m in stored]
+
+
+def test_the_first_move_has_the_first_move_time_and_the_rest_the_move_time(
+        backend: str) -> None:
+    quick = Scripted(first_legal, SeatClock(move_time=30, game_time=60, first_move_time=0.5))
+    record = play([quick, "builtin:random"], backend, seed=1)
+    assert record.forfeit is None
+    assert [r.time_left for r in quick.requests[:2]] == [0.5, 30]
+    absent = Scripted(lambda r: None, SeatClock(move_time=30, game_time=60,
+                                                first_move_time=0.3))
+    record = play(["builtin:random", absent], backend, seed=1)
+    assert forfeit_of(record) == (1, "timeout")
+    assert record.result.forfeit.detail == "no move within 0.3 s"

@@ -36,6 +36,7 @@ function mount(module, header, position, { yourTurn = !position.over, refuse = n
   const input = new Proxy({
     legalMoves: yourTurn ? position.legal : [],
     yourTurn,
+    over: Boolean(position.over),
     seat: position.seat,
     submit: async (move) => {
       sent.push(move);

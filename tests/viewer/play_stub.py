@@ -39,7 +39,8 @@ PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <link rel="stylesheet" href="/static/viewer/viewer.css">
 <link rel="stylesheet" href="/static/viewer/play.css">
 </head><body><header><a class="brand" href="/">botleague</a></header><main>
-<h1>{title} <small>match {match}</small></h1>
+<h1>{title} <small>match {match} · <a href="/games/{game}/#rules" class="play-rules"
+target="_blank" rel="noopener">the rules</a></small></h1>
 <script type="application/json" id="play-data">{data}</script>
 <section class="card" id="play-card">
 <div id="play" data-play="play-data"><p class="muted">Loading the board…</p></div>
@@ -213,7 +214,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(404, b"not found", "text/plain")
         if parts[0] == "play":
             data = json.dumps(match.data()).replace("<", "\\u003c")
-            page = PAGE.format(title=match.game.title, match=match.number, data=data)
+            page = PAGE.format(title=match.game.title, match=match.number, data=data,
+                               game=match.game_id)
             return self._send(200, page.encode(), "text/html; charset=utf-8")
         if parts[:1] == ["api"]:
             since = parse_qs(url.query).get("since", [None])[0]

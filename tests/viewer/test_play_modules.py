@@ -29,7 +29,7 @@ def test_every_input_of_every_board_submits_exactly_the_legal_moves(tmp_path: Pa
     data = {"games": {game: positions(game) for game in games.game_ids()},
             "input": contract.play_fields("play-input"),
             "returns": contract.play_fields("play-returns")}
-    assert set(data["input"]) == {"legalMoves", "yourTurn", "seat", "submit"}
+    assert set(data["input"]) == {"legalMoves", "yourTurn", "over", "seat", "submit"}
     path = tmp_path / "positions.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     done = subprocess.run(

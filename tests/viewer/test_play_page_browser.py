@@ -7,6 +7,8 @@ Screenshots: var/test-artifacts/play-stub-*.png."""
 
 from __future__ import annotations
 
+import random
+import re
 import socket
 from collections.abc import Iterator
 from typing import Any
@@ -14,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.browser import chromium, shoot, watch_for_errors
-from tests.play_driver import play_to_end, status_line, wait_turn
+from tests.play_driver import play_to_end, status_line, step_of, wait_turn, wizard_move
 from tests.viewer.play_stub import StubServer, serve
 
 pytestmark = pytest.mark.slow
@@ -111,3 +113,89 @@ def test_an_illegal_choice_is_marked_and_not_sent_and_a_refusal_is_shown(
     assert [m.move for m in stub.matches["stones"].moves][2] == legal
     assert len(posts) == 3
     assert [p for p in problems if "400 (Bad Request)" not in p] == [], problems
+
+
+CRYPTIC = re.compile(r"^(?:[FWTAE]\d+(?: [FWTAE]\d+)*|\d|[UDLR] \d)$")
+"""A Wizard Duel button as it was labelled: the notation's tail ("T1", "1", "U 1")."""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_wizard_duel_controls_say_what_they_do(browser: Any, stub: StubServer,
+                                               width: int) -> None:
+    """Every action button says what it does in words; "Your turn" counts the legal actions
+    by kind; the move list's names are whole at both widths; the rules are one click away."""
+    touch = width < 400
+    context = browser.new_context(viewport={"width": width, "height": 900 if not touch
+                                            else 844}, has_touch=touch, is_mobile=touch)
+    page = context.new_page()
+    problems = watch_for_errors(page)
+    page.goto(url(stub, "wizard_duel"))
+    assert page.get_attribute("a.play-rules", "href") == "/games/wizard_duel/#rules"
+    rng = random.Random(5)
+    after, seen, said = -1, set(), []
+    while len(seen) < 4 and wait_turn(page, after):
+        after = step_of(page)
+        labels = page.eval_on_selector_all(".play-panel button", "bs => bs.map(b => "
+                                           "b.textContent.trim())")
+        assert not [t for t in labels if CRYPTIC.match(t)], labels
+        seen.update(page.eval_on_selector_all(".action-group", "gs => gs.map(g => "
+                                              "g.dataset.group)"))
+        said.append(status_line(page)[1])
+        wizard_move(page, rng, touch=touch)
+    assert {"move", "gather", "look"} <= seen, seen
+    assert "Your turn: you may choose among 100 cells to place on." in said, said
+    turn = next(s for s in said if " step" in s)
+    assert re.search(r"Your turn: you may choose among \d+ steps?, .* and \d+ looks", turn), turn
+    if "gather" in seen:
+        gather = page.eval_on_selector_all("[data-group=gather] button", "bs => bs.map(b => "
+                                           "b.textContent)")
+        assert not gather or re.search(r"\d (fire|water|wood|wind|earth)", gather[0]), gather
+    # the longest names of the notation, in a row of the list as the page lays it out
+    cut = page.evaluate("""(names) => { const row = document.querySelector(
+        '.play-moves .move-row[data-seat]'); const out = []; for (const name of names) {
+        const copy = row.cloneNode(true); copy.querySelector('.move-no').textContent = '200';
+        copy.querySelector('.move-time').textContent = '12.34 s';
+        const text = copy.querySelector('.move-text'); text.className = 'move-text';
+        text.textContent = name; row.parentNode.append(copy);
+        if (text.scrollWidth > text.clientWidth + 1) out.push(name); copy.remove(); }
+        return out; }""", ["cast arrow 9 19", "cast wall U 2", "cast scan D 2",
+                           "gather F2 W2 T2", "cast shield 2"])
+    assert cut == [], cut
+    wide = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert wide[0] <= wide[1], f"the page scrolls sideways: {wide}"
+    shoot(page, f"play-stub-wizard-words-{width}")
+    assert problems == [], problems
+    context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_blokus_duos_board_pieces_and_place_are_seen_together(browser: Any, stub: StubServer,
+                                                              width: int) -> None:
+    """Issue 38 item 12: on a 390 x 844 phone the board, the pieces and the Place button are
+    on the one screen the page opens on (rotate, flip and place under the board, the pieces
+    in a row that scrolls sideways); at 1280 px they fit one window's height together."""
+    touch = width < 400
+    context = browser.new_context(viewport={"width": width, "height": 844 if touch else 900},
+                                  has_touch=touch, is_mobile=touch)
+    page = context.new_page()
+    problems = watch_for_errors(page)
+    page.goto(url(stub, "blokus_duo"))
+    assert wait_turn(page)
+    piece = ".blokus-tray .piece-choice:not([disabled])"
+    page.tap(piece) if touch else page.click(piece)
+    boxes = page.evaluate("""() => Object.fromEntries(['.play-board svg', '.blokus-tray',
+        '[data-action=place]', '[data-action=rotate]', '.blokus-tray .piece-choice'].map(
+        (s) => { const r = document.querySelector(s).getBoundingClientRect();
+                 return [s, [r.top, r.bottom, r.left, r.right]]; }))""")
+    high = page.evaluate("window.innerHeight")
+    board, place = boxes[".play-board svg"], boxes["[data-action=place]"]
+    tray = boxes[".blokus-tray"]
+    assert place[1] - board[0] <= high and tray[1] - board[0] <= high, (high, boxes)
+    if touch:  # on the screen as opened, nothing scrolled
+        assert all(b[0] >= 0 and b[1] <= high for b in boxes.values()), (high, boxes)
+        assert boxes["[data-action=rotate]"][0] == place[0], boxes  # one line
+    wide = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert wide[0] <= wide[1], f"the page scrolls sideways: {wide}"
+    shoot(page, f"play-stub-blokus-one-screen-{width}")
+    assert problems == [], problems
+    context.close()

@@ -1,8 +1,14 @@
 // Where frames come from. A long game is never fetched whole: the store asks the server for
 // the range (chunk) around the step on screen, keeps what arrived, and reads ahead so
 // playing does not stall. A self-contained file hands every frame over at once instead.
+//
+// A drag across a long game passes hundreds of steps a second: the store asks for one jump
+// at a time and, once it arrives, for wherever the drag is then (the viewer asks again after
+// every answer), so a drag costs the server a few ranges, not one per position. Over the
+// league's rate (429) it asks nothing more until the ``Retry-After`` the league gave.
 
 const FIRST = 24;  // the first request of a view is small: its first frame shows sooner
+const LONGEST_PAUSE_S = 60;  // a Retry-After beyond this is not believed
 
 /** Frames fetched from the league's API in ranges, kept by view and step. */
 export class HttpFrames {
@@ -13,8 +19,9 @@ export class HttpFrames {
     this.onNews = onNews;       // ({total, status, broken, frames}) after each response
     this.fetchJson = fetchJson;
     this.frames = new Map();    // view → Map(step → frame)
-    this.inflight = [];         // {view, start, stop}
+    this.inflight = [];         // {view, start, stop, jump}
     this.failed = null;         // the last error, to say so on screen
+    this.pausedUntil = 0;       // over the league's rate: nothing is asked before this (ms)
     if (opening) this._keep(opening.view, opening.frames);
   }
 
@@ -42,12 +49,14 @@ export class HttpFrames {
    * of its chunk and the next (one request at a time, so a jump is never queued behind).
    */
   need(view, step) {
-    if (step >= this.total) return;
+    if (step >= this.total || Date.now() < this.pausedUntil) return;
     const kept = this._view(view);
     if (!kept.has(step)) {
       if (this._covered(view, step)) return;
+      // One jump at a time: its answer makes the viewer ask for the step it is on by then.
+      if (this.inflight.some((r) => r.view === view && r.jump)) return;
       const start = kept.size ? Math.floor(step / this.chunk) * this.chunk : step;
-      this._load(view, start, start + (kept.size ? this.chunk : FIRST));
+      this._load(view, start, start + (kept.size ? this.chunk : FIRST), true);
       return;
     }
     if (this.inflight.some((r) => r.view === view)) return;
@@ -78,9 +87,10 @@ export class HttpFrames {
     }
   }
 
-  async _load(view, start, stop) {
-    const range = { view, start, stop };
+  async _load(view, start, stop, jump = false) {
+    const range = { view, start, stop, jump };
     this.inflight.push(range);
+    let pause = 0;
     try {
       const data = await this.fetchJson(
         `${this.url}?start=${start}&stop=${stop}&view=${encodeURIComponent(view)}`);
@@ -90,9 +100,17 @@ export class HttpFrames {
       this.onNews(data);
     } catch (error) {
       this.failed = error;
+      if (error.retryAfter) {
+        pause = Math.min(Math.max(error.retryAfter, 1), LONGEST_PAUSE_S) * 1000;
+        this.pausedUntil = Date.now() + pause;
+      }
       this.onNews({ error });
     } finally {
       this.inflight = this.inflight.filter((r) => r !== range);
+    }
+    if (pause) {  // the pause is over: the viewer asks for the step on screen again
+      await new Promise((done) => setTimeout(done, pause));
+      this.onNews({ error: this.failed });
     }
   }
 
@@ -133,7 +151,11 @@ async function defaultFetch(url) {
     try {
       detail = (await response.json()).detail || detail;
     } catch (_) { /* not JSON: the status says enough */ }
-    throw new Error(detail);
+    const error = new Error(detail);
+    if (response.status === 429 || response.status === 503) {
+      error.retryAfter = Number(response.headers.get("Retry-After")) || 5;
+    }
+    throw error;
   }
   return response.json();
 }

@@ -31,7 +31,8 @@ export function playKit(target, input, { keys = "", side = false } = {}) {
     board: el("div", { class: "play-board" }),
     status: el("p", { class: "play-status", role: "status", "aria-live": "polite" }),
     panel: el("div", { class: "play-panel" }),
-    help: el("p", { class: "play-keys", text: keys, hidden: !keys }),
+    // how to play, until the game is over
+    help: el("p", { class: "play-keys", text: keys, hidden: !keys || Boolean(input.over) }),
     busy: false,
     sent: false,
     gone: false,

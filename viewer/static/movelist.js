@@ -25,7 +25,7 @@ export function noteScroll(list) {
   list.height = list.box.clientHeight;
 }
 
-function row(index, move, { names, hidden }) {
+function row(index, move, { names, hidden, moveText }) {
   // Row 0 is the start; row i is move i (it makes step i).
   const attrs = { class: "move-row", "data-step": index, role: "option",
     "aria-selected": "false" };
@@ -45,7 +45,7 @@ function row(index, move, { names, hidden }) {
     el("span", { class: `seat-chip seat-${seat}`, title: names[seat] || `player ${seat}`,
       text: seat }),
     el("span", { class: `move-text${secret ? " hidden-move" : ""}`,
-      text: secret ? "hidden" : text }),
+      text: secret ? "hidden" : (moveText ? moveText(text) : text) }),
     el("span", { class: "move-time", text: seconds(time) }),
   ]);
 }
@@ -71,7 +71,7 @@ export function scrollToStep(list, step, count) {
 
 /** Show the rows in sight and mark the current one. Safe to call any number of times: rows
  *  are rebuilt only when the rows in sight change. */
-export function renderMoveList(list, { moves, count, step, names, hidden }) {
+export function renderMoveList(list, { moves, count, step, names, hidden, moveText }) {
   if (list.count !== count) {
     list.count = count;
     list.spacer.style.height = `${count * ROW_HEIGHT}px`;
@@ -85,7 +85,7 @@ export function renderMoveList(list, { moves, count, step, names, hidden }) {
   if (key !== list.drawn) {
     list.drawn = key;
     const rows = [];
-    for (let i = first; i <= last; i += 1) rows.push(row(i, moves[i - 1], { names, hidden }));
+    for (let i = first; i <= last; i += 1) rows.push(row(i, moves[i - 1], { names, hidden, moveText }));
     list.rows.style.transform = `translateY(${first * ROW_HEIGHT}px)`;
     list.rows.replaceChildren(...rows);
     list.current = null;

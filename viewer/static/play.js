@@ -3,13 +3,19 @@
 // with the game module's ``play`` (docs/viewer.md, "Playing on a board"), sends the chosen
 // move to move_url, and shows both clocks (ticking here between answers), the move list,
 // and at the end the result (for a solo game beside the ladder's bots on the same seed).
+// The page's forms (leave the queue, resign, rematch) are the server's; this shows the one
+// that fits the game's status.
 
 import { el, replaceContent } from "botleague-viewer/dom.js";
 import { buildMoveList, noteScroll, renderMoveList, scrollToStep }
   from "botleague-viewer/movelist.js";
 
 const RETRY_MS = 2000;
+// While the game waits for a board its place in the queue changes with other games, which
+// the long poll does not wait for: the page asks again this often instead.
+const QUEUED_MS = 2000;
 const TICK_MS = 200;
+const CONFIRM_MS = 4000;  // a resignation's second press must come within this
 const ENDED = new Set(["finished", "failed", "cancelled"]);
 
 function cookie(name) {
@@ -42,8 +48,10 @@ function buildPage(root, data) {
       "aria-label": "moves" }),
   };
   parts.list = buildMoveList(parts.moves);
+  const resign = document.getElementById("play-resign");  // the server's form, by the clocks
   replaceContent(root,
     parts.players,
+    resign,
     parts.message,
     parts.note,
     el("div", { class: "play-main" }, [
@@ -56,10 +64,19 @@ function buildPage(root, data) {
   return parts;
 }
 
-function clockCell(text, label) {
-  return el("span", { class: "clock-part" }, [el("span", { class: "muted", text: label }),
-    " ", el("span", { class: "clock-time", text })]);
+function clockCell(text, label, title) {
+  return el("span", { class: "clock-part", title }, [el("span", { class: "muted",
+    text: label }), " ", el("span", { class: "clock-time", text })]);
 }
+
+// What each clock counts: a person has a time for each move within one for the whole game;
+// a bot has its move time and a bank of extra time that a slow move draws on.
+const CLOCK_WORDS = {
+  human: [["this move", "time left for this move"],
+    ["whole game", "time left for all your moves together"]],
+  bot: [["this move", "time left for this move (its move time, plus its bank)"],
+    ["time bank", "extra time for the whole game: a move over its move time draws on it"]],
+};
 
 /** Each player with their clocks; the running one counts down from the last answer. */
 function renderPlayers(parts, state, receivedAt, now) {
@@ -74,6 +91,7 @@ function renderPlayers(parts, state, receivedAt, now) {
     const game = clock.game_ms === null || clock.game_ms === undefined ? null
       : clock.game_ms - spent;
     const low = [move, game].some((ms) => ms !== null && ms < 10_000);
+    const words = CLOCK_WORDS[p.human ? "human" : "bot"];
     return el("div", { class: `play-player seat-${p.seat}${running ? " running" : ""}` +
       `${low && running ? " low" : ""}${p.human ? " human" : ""}`, "data-seat": p.seat,
     "data-running": running ? "1" : "0", "data-game-ms": game === null ? "" : Math.round(game),
@@ -82,8 +100,8 @@ function renderPlayers(parts, state, receivedAt, now) {
       el("span", { class: "play-name", text: p.name }),
       el("span", { class: "play-clock", role: "timer",
         "aria-label": `${p.name}'s clock` }, [
-        move !== null ? clockCell(clockText(move), "move") : null,
-        game !== null || move === null ? clockCell(clockText(game), "game") : null,
+        move !== null ? clockCell(clockText(move), ...words[0]) : null,
+        game !== null || move === null ? clockCell(clockText(game), ...words[1]) : null,
       ]),
       el("span", { class: "play-turn", text: running ? (p.human ? "your move" : "thinking…")
         : "" }),
@@ -133,6 +151,8 @@ function renderResult(parts, state, data) {
   }
   items.push(el("p", {}, [el("a", { href: data.match_url, class: "play-replay-link",
     text: "Watch the replay" }), " on the match's page."]));
+  const rematch = document.getElementById("play-rematch");  // the server's form, moved here
+  if (rematch) items.push(rematch);
   parts.result.replaceChildren(...items);
   parts.result.hidden = false;
 }
@@ -186,6 +206,7 @@ async function boot(root) {
     board = game.play(parts.board, state.frame, ctxFor(state), {
       legalMoves: mine ? state.legal_moves || [] : [],
       yourTurn: mine,
+      over: ENDED.has(state.status),
       seat: data.seat,
       submit,
     });
@@ -194,7 +215,8 @@ async function boot(root) {
   }
 
   function renderMoves() {
-    const moves = (state.moves || []).map((m) => [m.seat, m.move === null ? "" : m.move,
+    const name = game.listName || ((move) => move);
+    const moves = (state.moves || []).map((m) => [m.seat, m.move === null ? "" : name(m.move),
       m.seconds]);
     const secret = new Set((state.moves || []).filter((m) => m.move === null)
       .map((m) => m.seat));
@@ -215,6 +237,12 @@ async function boot(root) {
     const note = !ENDED.has(state.status) && state.message;
     parts.note.hidden = !note;
     parts.note.textContent = note || "";
+    const forms = { "play-leave": state.status === "queued",
+      "play-resign": state.status === "running", "play-rematch": ENDED.has(state.status) };
+    for (const [id, shown] of Object.entries(forms)) {
+      const form = document.getElementById(id);
+      if (form) form.hidden = !shown;
+    }
     root.dataset.status = state.status;
     root.dataset.step = state.step;
     root.dataset.yourTurn = state.your_turn ? "1" : "0";
@@ -230,7 +258,10 @@ async function boot(root) {
   async function follow() {
     for (;;) {
       // Answered at once the first time; then when the step or the status differs from ours.
-      const url = state ? `${data.state_url}?since=${state.step}&status=` +
+      // Queued: at once, every QUEUED_MS (the place in the queue moves without the game).
+      const queued = state && state.status === "queued";
+      if (queued) await new Promise((resolve) => setTimeout(resolve, QUEUED_MS));
+      const url = state && !queued ? `${data.state_url}?since=${state.step}&status=` +
         `${encodeURIComponent(state.status)}` : data.state_url;
       let next;
       try {
@@ -274,6 +305,26 @@ async function boot(root) {
   await follow();
 }
 
+/** Resigning takes two presses, so a stray tap never loses the game. */
+function confirmResign(form) {
+  const button = form && form.querySelector("button");
+  if (!button) return;
+  const label = button.textContent;
+  let armed = null;
+  form.addEventListener("submit", (event) => {
+    if (armed) return;
+    event.preventDefault();
+    button.textContent = "Really resign? Press again";
+    form.dataset.armed = "1";
+    armed = setTimeout(() => {
+      armed = null;
+      button.textContent = label;
+      delete form.dataset.armed;
+    }, CONFIRM_MS);
+  });
+}
+
+confirmResign(document.getElementById("play-resign"));
 for (const root of document.querySelectorAll("[data-play]")) {
   boot(root).catch((error) => {
     root.replaceChildren(el("p", { class: "play-message",

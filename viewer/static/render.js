@@ -213,7 +213,7 @@ export function renderChrome(parts, model) {
   renderViews(parts, state, header);
   if (model.settled !== false) {
     renderMoveList(parts.list, { moves, count: state.total, step: state.step, names,
-      hidden: hiddenFor(state) });
+      hidden: hiddenFor(state), moveText: game.listName });
     renderLogs(parts, model);
   }
   if (header.download_url) {

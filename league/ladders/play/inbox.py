@@ -8,6 +8,11 @@ CPU at all:
   folder), a named pipe in ``DATA_DIR/play/`` the worker blocks on (``select``) and the web
   writes a byte to.
 
+A resignation travels the same way, as the row's ``move_step`` ``RESIGNED_STEP``: the seat
+waiting (or the next one asked) reads it and raises ``sandbox.Resigned``, so the game ends on
+the referee's one path, as a timeout does (the result written, the bot told, the board freed),
+and a worker lost meanwhile leaves it in the row for the attempt that resumes the game.
+
 The row is the truth and the doorbell only says "look": the worker reads the row before each
 wait and at least every ``RECHECK_SECONDS``, so a doorbell lost (Redis restarted, a pipe not
 made yet) delays a move by at most that, and a doorbell left over costs one read."""
@@ -27,6 +32,7 @@ import redis
 from django.conf import settings
 
 from league.ladders.models import Exhibition
+from sandbox import Resigned
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +40,8 @@ RECHECK_SECONDS = 5.0
 """The longest a worker waits on the doorbell before it reads the row anyway."""
 KEEP_SECONDS = 3600
 """A Redis doorbell nobody answered is dropped after this (its game ended meanwhile)."""
+RESIGNED_STEP = 2**31 - 1
+"""``move_step`` of a resignation: past every step, so no move is accepted after it."""
 
 
 class Doorbell(Protocol):
@@ -125,14 +133,20 @@ def ring(match_id: int) -> None:
 
 
 def taken(match_id: int, step: int) -> str | None:
-    """The person's move for ``step``, if the web has accepted one."""
-    return (Exhibition.objects.filter(pk=match_id, move_step=step)
-            .values_list("move", flat=True).first())
+    """The person's move for ``step``, if the web has accepted one; ``Resigned`` once the
+    person has given the game up."""
+    row = (Exhibition.objects.filter(pk=match_id, move_step__in=(step, RESIGNED_STEP))
+           .values_list("move_step", "move").first())
+    if row is None:
+        return None
+    if row[0] == RESIGNED_STEP:
+        raise Resigned()  # no detail: "player 0 forfeits: resigned" says it
+    return row[1]
 
 
 def wait_for_move(match_id: int, step: int, deadline: float) -> str | None:
     """Block until the person's move for ``step`` is there, or ``deadline``
-    (``time.monotonic()``) passes: None then."""
+    (``time.monotonic()``) passes: None then. ``Resigned`` when the person resigns."""
     bell = doorbell()
     while True:
         move = taken(match_id, step)
@@ -149,10 +163,12 @@ def wait_for_move(match_id: int, step: int, deadline: float) -> str | None:
             time.sleep(min(left, 1.0))
 
 
-def forget(match_id: int, *, move_too: bool = False) -> None:
+def forget(match_id: int, *, move_too: bool = False, keep_step: int | None = None) -> None:
     """Drop the match's doorbell (its game ended, or a new attempt begins), and with
-    ``move_too`` the move waiting in its row."""
+    ``move_too`` the move waiting in its row, unless it is for ``keep_step`` (a resignation
+    always stays)."""
     if move_too:
-        Exhibition.objects.filter(pk=match_id).update(move_step=None, move="")
+        (Exhibition.objects.filter(pk=match_id).exclude(move_step=keep_step)
+         .exclude(move_step=RESIGNED_STEP).update(move_step=None, move=""))
     with contextlib.suppress(redis.RedisError, OSError):  # a Redis one expires by itself
         doorbell().forget(match_id)

@@ -1,9 +1,11 @@
 """Writes a person asks for: starting a game against a bot (or a solo game on a ladder's
-seed), and sending a move. Each checks everything first and raises ``PlayError`` (with what
-to change) or ``RateLimited``, with nothing written."""
+seed), a rematch, sending a move, resigning and leaving the queue. Each checks everything
+first and raises ``PlayError`` (with what to change) or ``RateLimited``, with nothing
+written."""
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 
 from django.conf import settings
@@ -11,16 +13,26 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
 import games
 from games import IllegalMoveError, MalformedMoveError
 from games.players import player_names
 from league.bots.models import Bot
-from league.ladders.lifecycle import ENDED, OPEN, match_enqueue, queue_of
+from league.ladders.kinds import queue_of
+from league.ladders.lifecycle import (
+    CANCELLED,
+    ENDED,
+    FINISHED,
+    OPEN,
+    match_enqueue,
+    match_move,
+)
 from league.ladders.models import Exhibition, Ladder, Match, MatchKind, Participant
 from league.ladders.play import inbox
 from league.ladders.replays import frame_source
 from league.rate_limits import rate_hit
+from sandbox import ForfeitKind
 
 MAX_MOVE = 200
 """Longest move text taken (every game's notation is far shorter)."""
@@ -38,13 +50,19 @@ class MoveConflict(PlayError):
     """A move at the wrong time: not the person's turn, the game over, a step gone by."""
 
 
+class GamesGoing(PlayError):
+    """A new game refused because of the person's games going already (the page links
+    them)."""
+
+
 def exhibition_create(*, user: AbstractBaseUser, game: str, opponent: Bot | None = None,
                       builtin: str = "", seat: int = 0, seed: int | None = None) -> Match:
     """A queued exhibition: ``user`` in ``seat`` against ``opponent`` (a bot that plays) or
     the built-in player ``builtin``; a solo game (2048, Robots) alone, on ``seed``, one of
-    its ladder's seeds (one of them at random when None). Unrated; played on the play queue.
-    Limits: ``LEAGUE_PLAY_GAMES_PER_USER`` open games a person, ``LEAGUE_PLAY_SLOTS`` the
-    league over, and the ``play`` rate."""
+    its ladder's seeds (one of them at random when None). Unrated; played on the play queue,
+    where it waits for a board when all ``LEAGUE_PLAY_SLOTS`` are taken. Limits:
+    ``LEAGUE_PLAY_GAMES_PER_USER`` open games a person (one until they have played a game to
+    its end), ``LEAGUE_PLAY_QUEUE_LENGTH`` games waiting, and the ``play`` rate."""
     if not user.is_authenticated:
         raise PlayError("sign in to play")
     if opponent is not None:
@@ -77,13 +95,18 @@ def exhibition_create(*, user: AbstractBaseUser, game: str, opponent: Bot | None
             "pk").first()
         mine = Exhibition.objects.filter(user=user, match__status__in=OPEN).count()
         if mine >= settings.LEAGUE_PLAY_GAMES_PER_USER:
-            raise PlayError(f"you have {mine} game{'s' if mine != 1 else ''} going already "
+            raise GamesGoing(f"you have {mine} game{'s' if mine != 1 else ''} going already "
                             f"(at most {settings.LEAGUE_PLAY_GAMES_PER_USER} at once): finish "
                             "one, or let its clock run out, first")
-        # The share is read, not locked: a game made in a race over it waits in the play
-        # queue for the next free board.
+        if mine and not _played_one(user):
+            # a fresh account (ten an hour per address) must not take two boards at once
+            raise GamesGoing("you have a game going already: play your first game to its end "
+                            "before you start a second one beside it")
+        # All boards taken: the game waits in the play queue (the Celery queue holds it until
+        # a play process is free), up to the queue's length. Read, not locked: a game made in
+        # a race over it waits like the others.
         busy = Match.objects.filter(kind=MatchKind.EXHIBITION, status__in=OPEN).count()
-        if busy >= settings.LEAGUE_PLAY_SLOTS:
+        if busy >= settings.LEAGUE_PLAY_SLOTS + settings.LEAGUE_PLAY_QUEUE_LENGTH:
             raise PlayError(f"all {settings.LEAGUE_PLAY_SLOTS} boards for playing against bots "
                             "are taken; try again in a few minutes")
         rate_hit("play", user.pk)
@@ -97,10 +120,65 @@ def exhibition_create(*, user: AbstractBaseUser, game: str, opponent: Bot | None
         Participant.objects.bulk_create(seats)
         Exhibition.objects.create(match=match, user=user, seat=seat,
                                   move_time=settings.LEAGUE_PLAY_MOVE_SECONDS,
-                                  game_time=settings.LEAGUE_PLAY_GAME_SECONDS)
+                                  game_time=settings.LEAGUE_PLAY_GAME_SECONDS,
+                                  first_move_time=settings.LEAGUE_PLAY_FIRST_MOVE_SECONDS)
         transaction.on_commit(lambda: match_enqueue(
             match_ids=[match.pk], queue=queue_of(MatchKind.EXHIBITION)))
     return match
+
+
+def _played_one(user: AbstractBaseUser) -> bool:
+    """Whether ``user`` has played a game against a bot to its end (not left to run out its
+    clock, nor resigned: either takes a fresh account a second)."""
+    return Participant.objects.filter(
+        player_id=user.pk, match__kind=MatchKind.EXHIBITION, match__status=FINISHED
+    ).exclude(forfeit__in=(ForfeitKind.TIMEOUT, ForfeitKind.RESIGNED)).exists()
+
+
+def exhibition_leave(*, exhibition: Exhibition) -> None:
+    """The person leaves the queue: their game, still waiting for a board, is cancelled (the
+    play worker skips it). ``PlayError`` once it has started (its clock ends it now)."""
+    left = match_move(Match.objects.filter(pk=exhibition.pk), CANCELLED, reason="cancelled",
+                      detail="you left the queue before the game started",
+                      finished_at=timezone.now(), claim_token="")
+    if not left:
+        raise PlayError("the game has started already: it ends by its moves or its clock")
+
+
+def exhibition_resign(*, exhibition: Exhibition) -> None:
+    """The person gives the game up: a game still waiting for a board is cancelled (as
+    leaving the queue), a running one ends as their ``resigned`` forfeit, a loss. The
+    resignation goes to the worker as a move does (``inbox``): the seat waiting for the
+    person's move raises ``sandbox.Resigned`` at once, and the referee ends the game on its
+    one path (result, bot told, board freed). On the bot's turn it ends when the bot has
+    moved, within the bot's move time. ``PlayError`` once the game is over."""
+    with contextlib.suppress(PlayError):
+        exhibition_leave(exhibition=exhibition)
+        return
+    resigned = (Exhibition.objects.filter(pk=exhibition.pk, match__status__in=OPEN)
+                .update(move_step=inbox.RESIGNED_STEP, move="resign"))
+    if not resigned:
+        raise PlayError("the game is over already")
+    inbox.ring(exhibition.pk)
+
+
+def exhibition_rematch(*, exhibition: Exhibition) -> Match:
+    """A new game as ``exhibition`` was, once it is over: against the same bot (its version
+    playing now) or built-in player, the person in the other seat (the first move changes
+    hands, as a rematch does over a board); a solo game on the same seed. Refused as
+    ``exhibition_create`` refuses."""
+    match = exhibition.match
+    if match.status not in ENDED:
+        raise PlayError("the game is still going: a rematch comes after its end")
+    other = (Participant.objects.filter(match=match).exclude(seat=exhibition.seat)
+             .select_related("version").first())
+    if other is None:  # a solo game: the same seed again
+        return exhibition_create(user=exhibition.user, game=match.ladder.game, seed=match.seed)
+    opponent = None
+    if other.version is not None:
+        opponent = Bot.objects.filter(pk=other.version.bot_id).first()
+    return exhibition_create(user=exhibition.user, game=match.ladder.game, opponent=opponent,
+                             builtin=other.builtin, seat=1 - exhibition.seat)
 
 
 def _ladder_seed(ladder: Ladder, seed: int | None) -> int:
@@ -122,7 +200,7 @@ def _check_opponent(game: str, opponent: Bot | None, builtin: str) -> None:
                             f"{', '.join(player_names(game))})")
         return
     bot = Bot.objects.get(pk=opponent.pk)  # as it is now, not as the caller last read it
-    if bot.retired or bot.disabled or bot.active_version_id is None:
+    if not bot.plays:
         raise PlayError(f"{bot.name} has no version that plays (retired, disabled, or none "
                         "validated yet)")
 

@@ -7,7 +7,9 @@ withheld until the end (``ladders.replays.withheld``)."""
 
 from __future__ import annotations
 
+import re
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +28,9 @@ from league.ladders.models import (
     MatchKind,
     Participant,
 )
+from league.ladders.reasons import reason_words
 from league.ladders.replays import NoFrames, frame_source
+from league.parking import Watch
 from league.redaction import public_text
 from replay import MoveRecord
 from sandbox import Limits
@@ -35,35 +39,58 @@ BOTS_ON_SEED = 20
 """Bots' scores listed beside a solo game's, best first."""
 
 
-def _snapshot(match_id: int) -> tuple[str, int, int] | None:
-    """``(status, attempt, moves published)``: what a waiting page is told about. In SQL, as
-    it is read every ``LEAGUE_PLAY_POLL_SECONDS`` by every waiting page."""
+Snapshot = tuple[str, int, int]
+"""``(status, attempt, moves published)``: what a waiting page is told about."""
+
+
+def snapshots(match_ids: Collection[int]) -> dict[int, Snapshot]:
+    """Each match's ``Snapshot``, by id (a match that is gone is left out). One statement for
+    all of them: the web server's waits (``league/asgi.py``) ask it for every parked page at
+    once, and a page waiting in its thread for its own game alone."""
+    if not match_ids:
+        return {}
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT m.status, m.attempts, (SELECT COUNT(*) FROM {LiveMove._meta.db_table} l "
-            "WHERE l.match_id = m.id AND l.attempt = m.attempts) "
-            f"FROM {Match._meta.db_table} m WHERE m.id = %s", [match_id])
-        return cursor.fetchone()
+            f"SELECT m.id, m.status, m.attempts, (SELECT COUNT(*) FROM {LiveMove._meta.db_table} "
+            "l WHERE l.match_id = m.id AND l.attempt = m.attempts) "
+            f"FROM {Match._meta.db_table} m WHERE m.id IN "
+            f"({', '.join(['%s'] * len(match_ids))})", list(match_ids))
+        return {row[0]: (row[1], row[2], row[3]) for row in cursor.fetchall()}
+
+
+def watch_of(match_id: int, since: int, status: str | None) -> tuple[Watch, bool]:
+    """What a page that has step ``since`` and ``status`` (when given: else the game's status
+    now) waits for, and whether the game has already moved past it."""
+    now = snapshots([match_id]).get(match_id)
+    if now is None:
+        return Watch(match_id, since, status or "", 0), True
+    watch = Watch(match_id, since, status or now[0], now[1])
+    return watch, moved(watch, now)
+
+
+def moved(watch: Watch, now: Snapshot | None) -> bool:
+    """Whether the game is past step ``since``, has ended, has been claimed again (a new
+    attempt starts from step 0), or its status is no longer the one the page has; a match
+    that is gone has moved too (the page learns so)."""
+    if now is None:
+        return True
+    status, attempt, published = now
+    return (status, attempt) != (watch.status, watch.attempt) or status not in OPEN \
+        or published > watch.since
 
 
 def wait_for_change(match_id: int, since: int, status: str | None = None,
                     timeout: float | None = None) -> None:
-    """Return once the game is past step ``since``, has ended, has been claimed again (a
-    new attempt starts from step 0), or its status is no longer ``status`` (the one the page
-    has; when not given, the one it had when the wait began); at the latest after
-    ``timeout`` (``LEAGUE_PLAY_LONG_POLL_SECONDS``). Reads one row a
-    ``LEAGUE_PLAY_POLL_SECONDS``: a quick bot's reply is usually published by the time the
-    person's own move is noticed, and comes in the same answer."""
+    """Return once the game has ``moved`` past what the page has, at the latest after
+    ``timeout`` (``LEAGUE_PLAY_LONG_POLL_SECONDS``), waiting in this thread: how a page is
+    served where the web server cannot park it (``league.parking``, ``Mode.BLOCK``). Reads
+    one row a ``LEAGUE_PLAY_POLL_SECONDS``."""
     deadline = time.monotonic() + (settings.LEAGUE_PLAY_LONG_POLL_SECONDS if timeout is None
                                    else timeout)
-    now = _snapshot(match_id)
-    if now is None:
-        return
-    seen = (status or now[0], now[1])
-    while now is not None and (now[0], now[1]) == seen and now[0] in OPEN \
-            and now[2] <= since and time.monotonic() < deadline:
+    watch, done = watch_of(match_id, since, status)
+    while not done and time.monotonic() < deadline:
         time.sleep(settings.LEAGUE_PLAY_POLL_SECONDS)
-        now = _snapshot(match_id)
+        done = moved(watch, snapshots([match_id]).get(match_id))
 
 
 def play_state(*, exhibition: Exhibition, since: int | None = None,
@@ -91,7 +118,9 @@ def play_state(*, exhibition: Exhibition, since: int | None = None,
     # a move sent for this step and not played yet: the turn is taken, whatever the board says
     sent = ex.move_step == step and to_move == seat
     your_turn = to_move == seat and not sent
-    hidden = game.hidden_information
+    # a game of hidden information hides the bot's moves while it is played; once it is over
+    # its replay is public, and the person sees what the bot did
+    hidden = game.hidden_information and playing
     frame = None
     if source is not None:
         frames = source.frames(step, step + 1, seat)
@@ -149,8 +178,10 @@ def _clocks(match: Match, ex: Exhibition, participants: list[_Seat],
             asked = ex.asked_at if (ex.asked_attempt == match.attempts
                                     and ex.asked_step == step) else None
             elapsed = (now - asked).total_seconds() if running and asked else 0.0
+            move_time = ex.move_time if mine or ex.first_move_time is None else min(
+                ex.move_time, ex.first_move_time)  # the first move's shorter time
             clocks.append({"seat": p.seat, "running": running,
-                           "move_ms": _ms(min(ex.move_time, left) - elapsed),
+                           "move_ms": _ms(min(move_time, left) - elapsed),
                            "game_ms": _ms(left - elapsed)})
             continue
         bank = limits.time_bank
@@ -182,17 +213,60 @@ def _result(match: Match, ex: Exhibition, result: Result, names: dict[int, str]
             ) -> dict[str, Any]:
     scores = " : ".join(_figure(s) for s in result.scores)
     if result.outcomes is None:
-        text = f"{names[ex.seat]} scored {scores}"
+        text = f"you scored {scores}"
     elif result.winner is None:
         text = "draw" + (f" ({scores})" if result.scored else "")
     else:
-        text = f"{names[result.winner]} wins" + (f" ({scores})" if result.scored else "")
+        text = (f"{names[result.winner]} wins" if result.winner != ex.seat else "you win") + (
+            f" ({scores})" if result.scored else "")
+    reason = public_text(result.detail) if result.detail else reason_words(result.reason)
     out: dict[str, Any] = {
-        "text": text, "winner": result.winner, "scores": list(result.scores),
-        "reason": public_text(result.detail) if result.detail else result.reason}
+        "text": text, "winner": result.winner,
+        "scores": list(result.scores), "reason": seats_named(reason, names, you=ex.seat)}
     if match.ladder.kind == LadderKind.SCORED:
         out["bots_on_seed"] = bots_on_seed(match)
     return out
+
+
+_YOU_VERBS = {"has": "have", "is": "are", "was": "were", "forfeits": "forfeit",
+              "wins": "win", "loses": "lose", "scores": "score", "passes": "pass"}
+
+
+def seats_named(text: str, names: dict[int, str], *, you: int) -> str:
+    """The engine's "player 1 has no free cell" as the person reads it: the bot by its name,
+    the person as "you" with the verb to match ("you have no free cell")."""
+    def name(m: re.Match[str]) -> str:
+        seat, verb = int(m[1]), m[2]
+        if seat != you:
+            return names.get(seat, m[0].split(" ")[0] + f" {seat}") + (f" {verb}" if verb else "")
+        return "you" + (f" {_YOU_VERBS[verb]}" if verb else "")
+    return _PLAYER.sub(name, text)
+
+
+_PLAYER = re.compile(rf"\bplayer (\d+)\b(?: ({'|'.join(_YOU_VERBS)})\b)?")
+
+
+def queue_place(match: Match) -> int:
+    """The queued game's place in the queue for a board: 0 when a board is free for it (it
+    starts in a moment), else 1 for the next board to come free, and so on. The play queue
+    is first come, first served: the games queued before it go first."""
+    exhibitions = Match.objects.filter(kind=MatchKind.EXHIBITION)
+    ahead = exhibitions.filter(status=QUEUED, pk__lt=match.pk).count()
+    free = settings.LEAGUE_PLAY_SLOTS - exhibitions.filter(status=RUNNING).count()
+    return max(0, ahead + 1 - max(0, free))
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def queue_message(match: Match) -> str:
+    place = queue_place(match)
+    if place == 0:
+        return "waiting for a free board: the game starts in a moment"
+    return (f"you are {_ordinal(place)} in the queue for a board (all "
+            f"{settings.LEAGUE_PLAY_SLOTS} are taken): the game starts when one is free")
 
 
 def bots_on_seed(match: Match) -> list[dict[str, Any]]:
@@ -212,7 +286,7 @@ def bots_on_seed(match: Match) -> list[dict[str, Any]]:
 
 def _message(match: Match, source: Any) -> str | None:
     if match.status == QUEUED:
-        return "waiting for a free board: the game starts in a moment"
+        return queue_message(match)
     if match.status not in OPEN and match.status != FINISHED:
         return match.detail or f"the game {match.status}"
     broken = getattr(source, "broken", None)

@@ -25,7 +25,8 @@ def half(value: float | None) -> str:
         return f"{whole:.0f}"
     if rest == 0.5:
         return "½" if whole == 0 else f"{whole:.0f}½"
-    return f"{value:.1f}"
+    # a quarter (a drawn game's half in a two-game series' tie-break) is 0.25, not "0.2"
+    return f"{round(float(value), 2):g}"
 
 
 @register.filter

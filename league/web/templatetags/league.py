@@ -6,6 +6,7 @@ import functools
 from urllib.parse import quote
 
 from django import template
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ObjectDoesNotExist
 from django.urls import get_script_prefix, reverse
@@ -14,6 +15,9 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.errors import UnknownGameError
 from games.registry import game_class
+from league.ladders.queues import wait_words
+from league.ladders.ratings import is_provisional
+from league.ladders.reasons import reason_words
 from league.ladders.selectors import BoardRow
 from league.web.csp import viewer_import_map
 
@@ -45,6 +49,19 @@ def seconds(value: float | None) -> str:
     if value is None:
         return "–"
     return f"{value * 1000:.0f} ms" if value < 1 else f"{value:.2f} s"
+
+
+@register.filter(name="wait_words")
+def wait_words_filter(seconds: float | None) -> str:
+    """A guessed wait in words (``ladders.queues.wait_words``)."""
+    return wait_words(seconds)
+
+
+@register.filter
+def provisional(sigma: float | None) -> bool:
+    """Whether a rating of this sigma is shown as provisional (``ratings.is_provisional``
+    at ``settings.LEAGUE_PROVISIONAL_SIGMA``)."""
+    return sigma is not None and is_provisional(sigma, settings.LEAGUE_PROVISIONAL_SIGMA)
 
 
 @register.filter
@@ -129,3 +146,9 @@ def game_title(game_id: str) -> str:
         return game_class(game_id).title
     except UnknownGameError:
         return game_id
+
+
+@register.filter
+def reason(code: str) -> str:
+    """A match's ending in the glossary's words (``league.ladders.reasons``)."""
+    return reason_words(code)

@@ -55,21 +55,23 @@ function lastOutline(changed) {
     stroke: "#0f172a", "stroke-width": 4, "stroke-linecap": "square" }) : null;
 }
 
-function piece(letter, drawing, seat, left, x, y) {
+function piece(letter, drawing, seat, left, x, y, cell = PIECE_CELL) {
   const rows = drawing.split("/");
   const g = svg("g", { class: "piece", "data-piece": letter, "data-seat": seat,
     "data-left": left ? "1" : "0", opacity: left ? 1 : 0.18 });
   g.append(svg("title", { text: `${letter}${left ? "" : " (played)"}` }));
   rows.forEach((line, r) => [...line].forEach((ch, c) => {
     if (ch === "#") {
-      g.append(svg("rect", { x: x + c * PIECE_CELL, y: y + r * PIECE_CELL, width: PIECE_CELL,
-        height: PIECE_CELL, fill: SEAT_COLOURS[seat], stroke: "#fff", "stroke-width": 0.8 }));
+      g.append(svg("rect", { x: x + c * cell, y: y + r * cell, width: cell,
+        height: cell, fill: SEAT_COLOURS[seat], stroke: "#fff", "stroke-width": 0.8 }));
     }
   }));
   return g;
 }
 
-function piecesPanel(view, seat, x, y, assets, name) {
+/** A player's pieces, ``grid.perRow`` a row in slots of ``grid.slot``, squares of
+ *  ``grid.cell``. */
+function piecesPanel(view, seat, x, y, assets, name, grid) {
   const left = new Set(view.pieces_left[seat]);
   const letters = Object.keys(assets.pieces || {});
   const passed = view.passed && view.passed[seat] ? " · passed" : "";
@@ -79,9 +81,9 @@ function piecesPanel(view, seat, x, y, assets, name) {
       text: `${view.squares[seat]} squares placed · ${left.size} pieces left${passed}` }),
   ]);
   letters.forEach((letter, i) => {
-    const px = x + (i % PER_ROW) * PIECE_SLOT;
-    const py = y + 40 + Math.floor(i / PER_ROW) * PIECE_SLOT;
-    g.append(piece(letter, assets.pieces[letter], seat, left.has(letter), px, py));
+    const px = x + (i % grid.perRow) * grid.slot;
+    const py = y + 40 + Math.floor(i / grid.perRow) * grid.slot;
+    g.append(piece(letter, assets.pieces[letter], seat, left.has(letter), px, py, grid.cell));
   });
   return g;
 }
@@ -91,19 +93,21 @@ export function draw(target, frame, ctx) {
   const assets = ctx.header.assets || {};
   const size = view.board.length;
   // The pieces sit to the right of the board, one player above the other; on a narrow
-  // screen below it, side by side, so they stay big enough to tell apart.
+  // screen below it, one player under the other, each as wide as the board (11 pieces a
+  // row), so that on a phone a piece is still a piece and not a few specks.
   const boardRight = LEFT + size * CELL;
   const boardBottom = TOP + size * CELL;
-  const rowsOfPieces = Math.ceil(Object.keys(assets.pieces || {}).length / PER_ROW);
-  const panelWidth = PER_ROW * PIECE_SLOT;
-  const panelHeight = 40 + rowsOfPieces * PIECE_SLOT;
   const narrow = target.clientWidth > 0 && target.clientWidth < 600;
+  const count = Object.keys(assets.pieces || {}).length;
+  const grid = narrow ? { perRow: 11, slot: Math.floor((boardRight - LEFT) / 11), cell: 9 }
+    : { perRow: PER_ROW, slot: PIECE_SLOT, cell: PIECE_CELL };
+  const panelWidth = grid.perRow * grid.slot;
+  const panelHeight = 40 + Math.ceil(count / grid.perRow) * grid.slot;
   const panelAt = (seat) => (narrow
-    ? [seat * (panelWidth + PANEL_GAP / 2), boardBottom + 16]
+    ? [LEFT, boardBottom + 16 + seat * (panelHeight + 8)]
     : [boardRight + PANEL_GAP, TOP + seat * (panelHeight + 16)]);
-  const width = narrow ? Math.max(boardRight + 4, 2 * panelWidth + PANEL_GAP / 2)
-    : boardRight + PANEL_GAP + panelWidth;
-  const height = narrow ? boardBottom + 16 + panelHeight
+  const width = narrow ? boardRight + 4 : boardRight + PANEL_GAP + panelWidth;
+  const height = narrow ? boardBottom + 16 + 2 * panelHeight + 8
     : Math.max(boardBottom + 4, TOP + 2 * panelHeight + 16);
   const changed = new Set((frame.changed || []).map(([r, c]) => `${r},${c}`));
   const root = svgRoot(width, height, { "aria-label": "Blokus Duo board",
@@ -114,7 +118,8 @@ export function draw(target, frame, ctx) {
   root.append(lastOutline(changed) || svg("g"));
   [0, 1].forEach((seat) => {
     const [x, y] = panelAt(seat);
-    root.append(piecesPanel(view, seat, x, y, assets, ctx.names[seat] || `player ${seat}`));
+    root.append(piecesPanel(view, seat, x, y, assets, ctx.names[seat] || `player ${seat}`,
+      grid));
   });
   replaceContent(target, root);
 }
@@ -130,6 +135,12 @@ export function caption(frame, ctx) {
 // engine's (header.assets.pieces); only the rule sheet's way of turning them is coded here.
 
 const PASS = "X000";
+
+/** A move as the move list and the caption say it: a pass in words, not its code. */
+export function moveName(move) {
+  return move === PASS ? "pass" : move;
+}
+export const listName = moveName;
 
 function shapeCells(drawing) {
   const cells = [];
@@ -249,8 +260,14 @@ export function play(target, frame, ctx, input) {
 
   const tray = el("div", { class: "blokus-tray", role: "group", "aria-label": "your pieces" });
   const chosen = el("div", { class: "blokus-chosen", "aria-live": "polite" });
-  const place = kit.button("Place (Enter)", () => commit(), { enabled: false,
-    "data-action": "place" });
+  // the keys in a hint a phone's narrow panel leaves out (play.css), so that rotate, flip
+  // and place fit one line right under the board
+  const keyed = (button, key) => {
+    button.append(el("span", { class: "key-hint", text: ` (${key})` }));
+    return button;
+  };
+  const place = keyed(kit.button("Place", () => commit(), { enabled: false,
+    "data-action": "place" }), "Enter");
   const passButton = kit.button("Pass for good", () => pass(), {
     enabled: kit.legal.has(PASS), "data-action": "pass", class: "secondary" });
   const trayButtons = new Map();
@@ -266,11 +283,11 @@ export function play(target, frame, ctx, input) {
   }
   if (input.yourTurn) kit.panel.append(tray);
   kit.panel.append(el("div", { class: "blokus-tools" }, [chosen,
-    kit.button("Rotate ↻ (R)", () => turn(1), { enabled: input.yourTurn,
-      "data-action": "rotate" }),
-    kit.button("Flip ⇋ (F)", () => flip(), { enabled: input.yourTurn,
-      "data-action": "flip" }),
-    place, passButton]));
+    keyed(kit.button("Rotate ↻", () => turn(1), { enabled: input.yourTurn,
+      "data-action": "rotate" }), "R"),
+    keyed(kit.button("Flip ⇋", () => flip(), { enabled: input.yourTurn,
+      "data-action": "flip" }), "F"),
+    place]), passButton);
 
   function show() {
     for (const [letter, button] of trayButtons) {
@@ -295,7 +312,8 @@ export function play(target, frame, ctx, input) {
     }
     const s = shape();
     chosen.replaceChildren(miniPiece(s.cells, SEAT_COLOURS[seat], 12),
-      el("span", { text: `${pick.letter}, orientation ${s.canonical}` }));
+      el("span", { text: pick.letter }, [el("span", { class: "orientation",
+        text: `, orientation ${s.canonical}` })]));
     // Where it fits as turned now: the square under the pointer of each such placement.
     const [hr, hc] = handleOf(s.cells);
     for (const code of kit.legal) {

@@ -1,13 +1,19 @@
 // Robots: the field with the player (@), the robots (+) closing in and the scrap (*) they
 // crash into, with the level, score and robots left. Only occupied cells are drawn one by
-// one (a 60 x 60 field is mostly empty); a pattern draws the grid. To play: the keypad's
-// buttons or keys.
+// one (a 60 x 60 field is mostly empty); a pattern draws the grid. Rows and columns are
+// numbered from 0, as the engine's messages name cells ("row 7, column 4"). The robot
+// that caught the player ends on the player's cell, where the board has only "@": it is drawn
+// over the player, so the robots drawn are the robots counted. To play: the keypad's buttons
+// or keys.
 
 import { el, replaceContent, svg, svgRoot } from "botleague-viewer/dom.js";
 import { playKit } from "botleague-viewer/input.js";
+import { axisLabels } from "botleague-viewer/games/common.js";
 
 const CELL = 28;
 const STRIP = 24;
+const LEFT = 24;  // the row numbers
+const TOP = STRIP + 18;  // the strip, then the column numbers
 const COMMANDS = { 7: "up-left", 8: "up", 9: "up-right", 4: "left", 5: "wait", 6: "right",
   1: "down-left", 2: "down", 3: "down-right", 0: "teleport" };
 
@@ -41,22 +47,41 @@ function scrap(x, y) {
 
 const DRAW = { "@": player, "+": robot, "*": scrap };
 
+/** The robot on the player's cell (the one that caught it): the board shows "@" there, and
+ *  the count of robots includes it. */
+function caughtAt(view) {
+  let drawn = 0;
+  for (const line of view.board) for (const ch of line) if (ch === "+") drawn += 1;
+  return view.robots_left > drawn && view.player ? view.player : null;
+}
+
+function caughtMark(x, y) {
+  // the robot half over the player, up and to the right, and a red ring round both
+  return [...robot(x + CELL * 0.28, y - CELL * 0.22),
+    svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.62, fill: "none",
+      stroke: "#dc2626", "stroke-width": 3 })];
+}
+
 export function draw(target, frame) {
   const view = frame.view;
-  const width = Math.max(view.cols * CELL, 280);
-  const height = view.rows * CELL + STRIP;
+  const fieldWidth = view.cols * CELL;
+  const fieldHeight = view.rows * CELL;
+  const width = Math.max(LEFT + fieldWidth + 8, 280);
+  const height = TOP + fieldHeight + 4;
+  const caught = caughtAt(view);
   const root = svgRoot(width, height, { "aria-label": `Robots field, level ${view.level}`,
-    "data-level": view.level, "data-score": view.score });
+    "data-level": view.level, "data-score": view.score,
+    "data-robots-left": view.robots_left });
   root.append(svg("text", { x: 2, y: 16, class: "strip", text: `Level ${view.level}` }),
     svg("text", { x: width / 2, y: 16, class: "strip", "text-anchor": "middle",
       text: `Score ${view.score}` }),
     svg("text", { x: width - 2, y: 16, class: "strip", "text-anchor": "end",
-      text: `${view.robots_left} robots left` }));
-  const field = svg("g", { transform: `translate(0 ${STRIP})` });
+      text: `${view.robots_left} robot${view.robots_left === 1 ? "" : "s"} left` }));
+  root.append(...axisLabels({ rows: view.rows, cols: view.cols, cell: CELL, left: LEFT,
+    top: TOP }));
+  const field = svg("g", { transform: `translate(${LEFT} ${TOP})` });
   root.append(field);
   const id = `robots-grid-${Math.random().toString(36).slice(2)}`;
-  const fieldWidth = view.cols * CELL;
-  const fieldHeight = view.rows * CELL;
   field.append(svg("defs", {}, [svg("pattern", { id, width: CELL, height: CELL,
     patternUnits: "userSpaceOnUse" }, [svg("path", { d: `M${CELL} 0H0V${CELL}`, fill: "none",
     stroke: "#dbe3ea", "stroke-width": 1 })])]));
@@ -72,6 +97,11 @@ export function draw(target, frame) {
         drawOne(c * CELL, r * CELL)));
     }
   });
+  if (caught) {
+    const [r, c] = caught;
+    field.append(svg("g", { class: "caught", "data-row": r, "data-col": c }, [...caughtMark(c * CELL, r * CELL),
+      svg("title", { text: `the robot that caught you, at (${r},${c})` })]));
+  }
   replaceContent(target, root);
 }
 

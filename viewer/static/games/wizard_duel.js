@@ -3,8 +3,10 @@
 // did (attacks and what they hit, looks and scans and the cells they saw, walls, blocked
 // moves, heals). A player's view draws only that player's observation: its own map (older
 // knowledge fogged), itself, and where it last saw the opponent.
-// In a narrow box (a phone) the map is drawn standing up, rows across and columns down, so a
-// cell stays big enough to read its dots; it is drawn again when the box changes shape.
+// In a narrow box (a phone) the replay's map is drawn standing up, rows across and columns
+// down, so a cell stays big enough to read its dots; it is drawn again when the box changes
+// shape. The board you play on is always drawn lying, fitted to its box: its move buttons
+// and arrow keys name the map's directions, and on a standing map "down" went right.
 // To play: the player's own view with the legal actions as buttons, grouped, and a cell of
 // the map to aim at.
 
@@ -296,7 +298,8 @@ function playerScene(frame, ctx, seat) {
   return parts;
 }
 
-function narrow(target) {
+function narrow(target, ctx) {
+  if (ctx.lying) return false;
   const width = target.clientWidth;
   return width > 0 && width < PORTRAIT_BELOW;
 }
@@ -312,7 +315,9 @@ function watch(target, frame, ctx) {
     last = {};
     watched.set(target, last);
     new ResizeObserver(() => {
-      if (last.frame && narrow(target) !== last.portrait) draw(target, last.frame, last.ctx);
+      if (last.frame && narrow(target, last.ctx) !== last.portrait) {
+        draw(target, last.frame, last.ctx);
+      }
     }).observe(target);
   }
   Object.assign(last, { frame, ctx, portrait: geo.portrait });
@@ -321,7 +326,7 @@ function watch(target, frame, ctx) {
 export function draw(target, frame, ctx) {
   const rows = frame.view.map.elements.length;
   const cols = frame.view.map.elements[0].length;
-  geo = layout(rows, cols, narrow(target));
+  geo = layout(rows, cols, narrow(target, ctx));
   const seat = ctx.view === "spectator" ? null : Number(ctx.view);
   const root = svgRoot(geo.width, geo.height, { "data-view": ctx.view,
     "data-layout": geo.portrait ? "standing" : "lying",
@@ -361,7 +366,7 @@ const GROUPS = [
   ["place", "Place your wizard: tap a cell of your half (or choose it below)"],
   ["move", "Move"],
   ["gather", "Gather from your cell"],
-  ["look", "Look (look N skips your next N − 1 turns)"],
+  ["look", "Look around (a longer look skips turns)"],
   ["arrow", "Fire arrow (1 fire): tap a cell to aim, then cast"],
   ["cast dragon", "Dragon fire (2 fire)"],
   ["cast heal", "Heal (water)"],
@@ -373,6 +378,15 @@ const GROUPS = [
 const STEPS = { "move U": "ArrowUp", "move D": "ArrowDown", "move L": "ArrowLeft",
   "move R": "ArrowRight" };
 const STEP_LABELS = { U: "↑ up", D: "↓ down", L: "← left", R: "→ right" };
+const SHIELD_TURNS = { 1: 1, 2: 3 };  // games/wizard_duel/state.py
+const SCAN_RANGE = { 1: 5, 2: 10 };
+/** Each group's legal actions counted in words, for "Your turn: …". */
+const COUNTED = { place: ["cell to place on", "cells to place on"], move: ["step", "steps"],
+  gather: ["way to gather", "ways to gather"], look: ["look", "looks"],
+  arrow: ["arrow target", "arrow targets"], "cast dragon": ["dragon fire", "dragon fires"],
+  "cast heal": ["heal", "heals"], "cast shield": ["shield", "shields"],
+  "cast scan": ["scan", "scans"], "cast wall": ["wall", "walls"],
+  other: ["other action", "other actions"] };
 
 function groupOf(move) {
   const words = move.split(" ");
@@ -381,12 +395,60 @@ function groupOf(move) {
   return GROUPS.some(([name]) => name === group) ? group : "other";
 }
 
-/** A button's label inside its group: the action without the group's words. */
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+/** An action in words: the button's label inside its group (``short``), or whole. The
+ *  notation (``cast wall U 1``) stays the button's title and the move list's text. */
+function actionWords(move, short = false) {
+  const w = move.split(" ");
+  const spell = w[0] === "cast" ? w[1] : null;
+  const power = Number(w[w.length - 1]);
+  if (w[0] === "place" && w.length === 3) return `place at (${w[1]}, ${w[2]})`;
+  if (w[0] === "move" && STEP_LABELS[w[1]]) return short ? STEP_LABELS[w[1]]
+    : `move ${STEP_LABELS[w[1]]}`;
+  if (w[0] === "gather") {
+    const what = w.slice(1).map((c) => `${c.slice(1)} ${ELEMENT_NAMES[c[0].toUpperCase()] ||
+      c[0]}`).join(" + ");
+    return short ? what : `gather ${what}`;
+  }
+  if (w[0] === "look" && w.length === 2) {
+    const n = Number(w[1]);
+    const what = `${plural(n, "cell", "cells")} each way` + (n > 1
+      ? `, skip ${plural(n - 1, "turn", "turns")}` : "");
+    return short ? what : `look ${what}`;
+  }
+  if (spell === "arrow" && w.length === 4) return `arrow at (${w[2]}, ${w[3]})`;
+  if (spell === "dragon") return short ? "all 4 cells around you" : "dragon fire at all 4 " +
+    "cells around you";
+  if (spell === "heal") return `heal ${plural(power, "damage", "damage")} (${power} water)`;
+  if (spell === "shield") {
+    return `shield for ${plural(SHIELD_TURNS[power], "turn", "turns")} (${power} wood)`;
+  }
+  if ((spell === "scan" || spell === "wall") && w.length === 4 && STEP_LABELS[w[2]]) {
+    const what = spell === "scan" ? `${SCAN_RANGE[power]} cells (${power} wind)`
+      : `durability ${power} (${power} earth)`;
+    return `${short ? "" : `${spell} `}${STEP_LABELS[w[2]]}, ${what}`;
+  }
+  return move;
+}
+
+/** The move list's and the caption's name of an action: its words. */
+export const moveName = (move) => (move ? actionWords(move) : move);
+
+/** A button's label inside its group: the action in words, without the group's. */
 function label(move, group) {
-  if (group === "move") return STEP_LABELS[move.split(" ")[1]] || move;
-  if (group === "other") return move;
-  const rest = move.split(" ").slice(group.split(" ").length).join(" ");
-  return rest || move;
+  return group === "other" ? move : actionWords(move, true);
+}
+
+/** "Your turn: …": how many legal actions of each kind, in words. */
+function legalInWords(byGroup) {
+  const parts = [];
+  for (const [group] of GROUPS) {
+    const n = (byGroup.get(group) || []).length;
+    if (n) parts.push(plural(n, ...COUNTED[group]));
+  }
+  const last = parts.pop();
+  return parts.length ? `${parts.join(", ")} and ${last}` : last || "nothing";
 }
 
 /** The board to play on: your own view of the map (never more), the legal actions as
@@ -397,7 +459,7 @@ export function play(target, frame, ctx, input) {
     "button. Arrow keys move your wizard; Enter casts at the cell aimed at." });
   const seat = input.seat;
   kit.board.classList.add("wide-board");
-  draw(kit.board, frame, { ...ctx, view: String(seat) });
+  draw(kit.board, frame, { ...ctx, view: String(seat), lying: true });
   const byGroup = new Map();
   for (const move of kit.legal) {
     const group = groupOf(move);
@@ -428,8 +490,8 @@ export function play(target, frame, ctx, input) {
     const move = aim ? aimAt(aim[0], aim[1]) : null;
     const ok = move !== null && kit.legal.has(move);
     fire.disabled = aim ? !ok : false;
-    fire.textContent = aim ? `${aimGroup === "place" ? "Place" : "Cast arrow"} at (${aim[0]}, ` +
-      `${aim[1]})` : (aimGroup === "place" ? "Place" : "Cast arrow");
+    fire.textContent = aim ? `${aimGroup === "place" ? "Place" : "Shoot arrow"} at ` +
+      `(${aim[0]}, ${aim[1]})` : (aimGroup === "place" ? "Place at…" : "Shoot arrow at…");
     kit.board.dataset.aim = move || "";
     if (!aim) return;
     rowSelect.value = String(aim[0]);
@@ -438,13 +500,16 @@ export function play(target, frame, ctx, input) {
     ring.append(svg("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2,
       fill: "none", stroke: ok ? "#0f172a" : "#dc2626", "stroke-width": 4,
       "stroke-dasharray": ok ? null : "5 3", "data-legal": ok ? "1" : "0" }));
-    if (ok) kit.say(`${move}: tap the cell again or press the button to do it.`, "legal");
-    else kit.say(`${move} is not a legal action.`, "illegal");
+    const words = actionWords(move);
+    if (ok) kit.say(`${words.charAt(0).toUpperCase()}${words.slice(1)}: tap the cell again ` +
+      "or press the button to do it.", "legal");
+    else kit.say(`${words.charAt(0).toUpperCase()}${words.slice(1)} is not a legal action.`,
+      "illegal");
   }
 
   function commit() {
     const [row, col] = aim || [rowSelect.value, colSelect.value];
-    kit.send(aimAt(row, col));
+    kit.send(aimAt(row, col), actionWords(aimAt(row, col)));
   }
 
   for (const [group, title] of GROUPS) {
@@ -467,8 +532,8 @@ export function play(target, frame, ctx, input) {
       kit.listen(colSelect, "change", picked);
       box.append(el("div", { class: "aim-form" }, [rowSelect, colSelect, fire]));
     } else {
-      box.append(...moves.map((move) => kit.button(label(move, group), () => kit.send(move),
-        { "data-move": move, title: move })));
+      box.append(...moves.map((move) => kit.button(label(move, group),
+        () => kit.send(move, actionWords(move)), { "data-move": move, title: move })));
     }
     kit.panel.append(box);
   }
@@ -493,7 +558,7 @@ export function play(target, frame, ctx, input) {
     kit.onKey((event) => {
       const step = Object.keys(STEPS).find((m) => STEPS[m] === event.key);
       if (step) {
-        kit.send(step);
+        kit.send(step, actionWords(step));
         return true;
       }
       if (event.key === "Enter" && aim && aimGroup) {
@@ -502,7 +567,7 @@ export function play(target, frame, ctx, input) {
       }
       return false;
     });
-    kit.say(`Your turn: ${kit.legal.size} actions.`);
+    kit.say(`Your turn: you may choose among ${legalInWords(byGroup)}.`);
     if (aimGroup) showAim();
   } else kit.idle(frame);
   return kit;

@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from league.demo.competitions import demo_competitions_install
 from league.demo.services import demo_install
+from league.demo.version_test import demo_version_test_install
 
 
 class Command(BaseCommand):
@@ -24,6 +25,9 @@ class Command(BaseCommand):
         quiet = options["quiet"] or options["verbosity"] == 0
         report = demo_install()
         tournaments = demo_competitions_install()
+        if demo_version_test_install() and not quiet:
+            self.stdout.write("demo version test: testy-tess v2 (perfect) must beat v1 "
+                              "(random) to take her place on the Stones ladder")
         if tournaments and not quiet:
             self.stdout.write("demo tournaments: " + ", ".join(
                 f"{t.name} (starts {t.starts_at:%H:%M:%S} UTC)" for t in tournaments))

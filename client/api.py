@@ -5,6 +5,9 @@ for exit codes. It speaks HTTP through ``requests`` and imports nothing from ``l
 Exit status of every command: 0 done; 1 the league refused (its ``detail`` is printed: a bad
 field, not yours, no such thing, over a rate); 2 the league could not be reached, refused
 the token, or failed.
+
+Everything the league sends is shown through ``terminal_safe``: names and notes are typed by
+other people, and an escape sequence in one would be a command to this terminal.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -25,6 +29,39 @@ TOKENS_PAGE = "/account/tokens/"
 REFUSALS = {400, 403, 404, 409, 413, 429}
 """Answers that say no to this request (exit 1), as opposed to who is asking (401) or a
 league in trouble (5xx): both exit 2."""
+
+
+_UNSAFE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+_KEPT = {"\n", "\t"}
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with every character a terminal would act on, or that hides or reorders
+    text, shown as its escape instead: C0 and C1 controls (``\\x1b``), bidi overrides and
+    other format characters (``\\u202e``), separators, unassigned and private-use code
+    points. New lines and tabs stay. Printable text comes back as it was, so this may be
+    applied twice."""
+    if text.isprintable():  # the common case, no character looked at in Python
+        return text
+    return "".join(char if char in _KEPT or unicodedata.category(char) not in _UNSAFE
+                   else _escape(char) for char in text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 \
+        else f"\\U{code:08x}"
+
+
+def _safe(value: Any) -> Any:
+    """A JSON answer with every string in it (keys too) made ``terminal_safe``."""
+    if isinstance(value, str):
+        return terminal_safe(value)
+    if isinstance(value, list):
+        return [_safe(item) for item in value]
+    if isinstance(value, dict):
+        return {_safe(key): _safe(item) for key, item in value.items()}
+    return value
 
 
 class LeagueError(Exception):
@@ -70,10 +107,10 @@ def guarded(command: Command) -> Callable[[argparse.Namespace], int]:
         try:
             return command(args, out, err)
         except Refused as refused:
-            err.print(f"refused: {refused}", markup=False)
+            err.print(f"refused: {terminal_safe(str(refused))}", markup=False)
             return 1
         except LeagueError as error:
-            err.print(f"error: {error}", markup=False)
+            err.print(f"error: {terminal_safe(str(error))}", markup=False)
             return 2
     return run
 
@@ -99,9 +136,13 @@ class Api:
     def delete(self, path: str) -> Any:
         return self._call("DELETE", path)
 
-    def upload(self, *, game: str, name: str, filename: str, data: bytes) -> dict[str, Any]:
-        return self._call("POST", "/api/versions/", data={"game": game, "name": name},
-                          files={"file": (filename, data, "application/octet-stream")})
+    def upload(self, *, game: str, name: str, filename: str, data: bytes,
+               fields: dict[str, Any] | None = None) -> dict[str, Any]:
+        """``fields``: the upload's other form fields (``test`` and its parameters)."""
+        version: dict[str, Any] = self._call(
+            "POST", "/api/versions/", data={"game": game, "name": name, **(fields or {})},
+            files={"file": (filename, data, "application/octet-stream")})
+        return version
 
     def _call(self, method: str, path: str, **kwargs: Any) -> Any:
         try:
@@ -117,7 +158,7 @@ class Api:
             raise LeagueError(f"{_detail(response)} (HTTP {response.status_code} from "
                               f"{self.url})")
         try:
-            return response.json()
+            return _safe(response.json())
         except ValueError:
             raise LeagueError(f"{self.url} answered with something that is not JSON; is it "
                               "a botleague?") from None

@@ -1,7 +1,9 @@
-"""``python -m sandbox submit``: upload a bot to a league and wait for its validation.
+"""``botleague submit``: upload a bot to a league and wait for its validation.
 
-    python -m sandbox submit mybot/ --game stones --name my-bot \\
+    botleague submit mybot/ --game stones --name my-bot \\
         --url https://league.example.org --token blt_...
+
+    botleague submit mybot/ --game stones --name my-bot --test --max-games 400
 
 The URL and token may come from ``BOTLEAGUE_URL`` and ``BOTLEAGUE_TOKEN`` instead. A folder is
 zipped (without ``.git``, ``__pycache__``, ``__MACOSX``, ``.DS_Store``); a file or zip is sent
@@ -9,8 +11,17 @@ as it is.
 It speaks HTTP to the league's REST API (through ``requests``) and nothing else: no import
 from ``league/``.
 
-Exit status: 0 active, 1 rejected or refused (the reason and the bot's log are printed),
-2 the league could not be reached or refused the token (``sandbox.league_api``).
+``--test``: the new version becomes active only if it passes a version test against the
+bot's active version, which keeps its place on the ladder meanwhile (a bot's first version
+cannot be tested: upload it without). Once validated, the test's progress is printed as it
+runs (games, W/D/L, the LLR against its bounds, the Elo estimate), then its verdict.
+
+Exit status: 0 active (with --test: it passed its test and is the active version now),
+1 rejected or refused (the reason and the bot's log are printed), 2 the league could not be
+reached, refused the token, or the wait ran out (``client.api``); with --test, 3 it is not
+stronger (the test ended H0), 4 no verdict within the test's cap on games (undecided), 5 not
+made active for another reason (the test was cancelled or could not start, or another version
+became active first).
 """
 
 from __future__ import annotations
@@ -25,8 +36,9 @@ from typing import Any
 
 from rich.console import Console
 
+from client import versiontest
+from client.api import Api, LeagueError, add_connection_args, connect, guarded
 from sandbox.archive import SKIPPED_NAMES, UPLOAD_LIMITS, ZIP_EPOCH, too_large
-from sandbox.league_api import Api, LeagueError, add_connection_args, connect, guarded
 
 POLL_SECONDS = 1.0
 
@@ -41,6 +53,18 @@ def add_parser(sub: Any) -> None:
     add_connection_args(submit)
     submit.add_argument("--timeout", type=float, default=600.0, metavar="S",
                         help="give up waiting for validation after S seconds (default 600)")
+    test = submit.add_argument_group("a version test first (docs/version-tests.md)")
+    test.add_argument("--test", action="store_true",
+                      help="active only if it passes a test against the active version")
+    test.add_argument("--elo0", type=float, default=0.0, help="H0 in normalised Elo (0)")
+    test.add_argument("--elo1", type=float, default=50.0, help="H1 in normalised Elo (50)")
+    test.add_argument("--alpha", type=float, default=0.05, help="α (0.05)")
+    test.add_argument("--beta", type=float, default=0.05, help="β (0.05)")
+    test.add_argument("--max-games", type=int, metavar="N",
+                      help="the test's cap on games (default: the league's)")
+    test.add_argument("--test-timeout", type=float, default=7200.0, metavar="S",
+                      help="stop following the test after S seconds (default 7200); it goes "
+                           "on")
     submit.set_defaults(run=guarded(_submit))
 
 
@@ -48,11 +72,31 @@ def _submit(args: argparse.Namespace, out: Console, err: Console) -> int:
     api = connect(args)
     url = api.url
     filename, data = package(Path(args.bot))
-    version = api.upload(game=args.game, name=args.name, filename=filename, data=data)
+    version = api.upload(game=args.game, name=args.name, filename=filename, data=data,
+                         fields=_test_fields(args))
+    then = "; then tested against the active version" if args.test else ""
     out.print(f"uploaded {version['bot']} v{version['number']} ({len(data) / 1024:.1f} KiB) "
-              f"to {url}; validating...", markup=False)
+              f"to {url}; validating{then}...", markup=False)
     version = _wait(api, version, args.timeout, err)
+    if args.test and version["status"] in ("testing", "retired", "active") and (
+            version["status"] == "testing" or version.get("test") is not None):
+        # (a short test may be over before the first look: retired or active by its verdict)
+        return versiontest.follow(api, version, args.test_timeout, out)
+    if args.test and version["status"] == "retired":  # its test could not start
+        out.print(f"{version['bot']} v{version['number']} was not tested: "
+                  f"{version['reason']}", markup=False)
+        return versiontest.NOT_PROMOTED
     return _report(version, url, out)
+
+
+def _test_fields(args: argparse.Namespace) -> dict[str, Any]:
+    if not args.test:
+        return {}
+    fields = {"test": "true", "test_elo0": args.elo0, "test_elo1": args.elo1,
+              "test_alpha": args.alpha, "test_beta": args.beta}
+    if args.max_games is not None:
+        fields["test_max_games"] = args.max_games
+    return fields
 
 
 def _wait(api: Api, version: dict[str, Any], timeout: float, err: Console) -> dict[str, Any]:
