@@ -12,6 +12,11 @@ def game_choices() -> list[tuple[str, str]]:
     return [(g, games.game_class(g).title) for g in games.game_ids()]
 
 
+class DisabledBy(models.TextChoices):
+    STAFF = "staff", "staff"
+    LEAGUE = "league", "the league"
+
+
 class Bot(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                               related_name="bots")
@@ -23,8 +28,11 @@ class Bot(models.Model):
     retired = models.BooleanField(default=False)
     """Retired by its owner: off the board, never scheduled, kept with its history."""
     disabled = models.BooleanField(default=False)
-    """Disabled by staff: like retired, with a reason, and only staff can undo it."""
+    """Disabled: like retired, with a reason. Staff's disabling only staff can undo; the
+    league's (``disabled_by`` ``league``: it kept crashing) a new version that validates
+    undoes, as a fixed bot deserves its place back without waiting for anyone."""
     disabled_reason = models.CharField(max_length=200, blank=True)
+    disabled_by = models.CharField(max_length=8, choices=DisabledBy.choices, blank=True)
     crash_streak = models.PositiveIntegerField(default=0)
     """Its games in a row, the latest first, that ended in a crash forfeit
     (``ladders.streaks``): at ``LEAGUE_CRASH_STREAK_DISABLE`` it is disabled."""

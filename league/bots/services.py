@@ -13,7 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
-from league.bots.models import Bot, BotVersion, VersionStatus
+from league.bots.models import Bot, BotVersion, DisabledBy, VersionStatus
 from league.bots.uploads import UPLOAD_LIMITS
 from league.text import text_problem
 from sandbox import BotPackageError
@@ -59,7 +59,7 @@ def _bot_for_upload(owner: AbstractBaseUser, game: str, name: str) -> Bot:
         return Bot.objects.create(owner=owner, game=game, name=name)
     if bot.owner_id != owner.pk:
         raise UploadError(f"bot name {name!r} is taken for {game}; choose another")
-    if bot.disabled:
+    if bot.disabled and bot.disabled_by != DisabledBy.LEAGUE:
         why = bot.disabled_reason or "no reason given"
         raise UploadError(f"bot {name!r} was disabled by staff ({why}); it takes no new "
                           "versions")
@@ -73,10 +73,10 @@ def bot_mark_retired(*, bot: Bot) -> None:
         status=VersionStatus.RETIRED)
 
 
-def bot_mark_disabled(*, bot: Bot, reason: str) -> None:
-    # a streak of crashes starts again from 0 if staff enable it
+def bot_mark_disabled(*, bot: Bot, reason: str, by: DisabledBy) -> None:
+    # a streak of crashes starts again from 0 once it is enabled
     Bot.objects.filter(pk=bot.pk).update(disabled=True, disabled_reason=reason[:200],
-                                         crash_streak=0)
+                                         disabled_by=by, crash_streak=0)
 
 
 def bot_set_source_public(*, bot: Bot, source_public: bool) -> Bot:
@@ -93,6 +93,6 @@ def bot_set_challengeable(*, bot: Bot, accepts: bool) -> Bot:
 
 
 def bot_enable(*, bot: Bot) -> Bot:
-    Bot.objects.filter(pk=bot.pk).update(disabled=False, disabled_reason="")
+    Bot.objects.filter(pk=bot.pk).update(disabled=False, disabled_reason="", disabled_by="")
     bot.refresh_from_db()
     return bot

@@ -8,7 +8,7 @@ import secrets
 
 from django.urls import reverse
 
-from league.bots.models import Bot, BotVersion, VersionStatus
+from league.bots.models import Bot, BotVersion, DisabledBy, VersionStatus
 from league.notifications.events import notify, site_link
 from league.notifications.models import EventKind
 from league.redaction import public_text
@@ -41,7 +41,7 @@ def version_judged(version: BotVersion, bot: Bot) -> None:
                     f"See {link}")
 
 
-def bot_disabled(bot: Bot, reason: str, *, by: str) -> None:
+def bot_disabled(bot: Bot, reason: str, *, by: DisabledBy) -> None:
     link = site_link(reverse("bot", args=[bot.pk]))
     reason = public_text(reason)
     # each disabling is told (the caller moves the row from enabled, once), so the key is
@@ -50,6 +50,11 @@ def bot_disabled(bot: Bot, reason: str, *, by: str) -> None:
            about=f"{bot.pk}:{secrets.token_hex(6)}",
            title=f"{bot.name} was disabled", data={
                "bot": {"id": bot.pk, "name": bot.name, "game": bot.game},
-               "reason": reason, "by": by, "link": link},
-           text=f"{bot.name} ({bot.game}) was disabled by {by}: {reason}.\n\nIt plays no "
-                f"more games until staff enable it again.\n\nSee {link}")
+               "reason": reason, "by": by.label, "link": link},
+           text=f"{bot.name} ({bot.game}) was disabled by {by.label}: {reason}.\n\nIt plays "
+                f"no more games {UNTIL[by]}.\n\nSee {link}")
+
+
+UNTIL = {DisabledBy.STAFF: "until staff enable it again",
+         DisabledBy.LEAGUE: "until a new version of it passes validation (upload one as "
+                            "usual: it takes its place back)"}

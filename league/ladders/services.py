@@ -15,8 +15,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 import games
-from league.bots.models import Bot, BotVersion, VersionStatus
-from league.bots.services import UploadError, bot_mark_disabled, bot_mark_retired, version_create
+from league.bots.models import Bot, BotVersion, DisabledBy, VersionStatus
+from league.bots.services import (UploadError, bot_enable, bot_mark_disabled, bot_mark_retired,
+                                 version_create)
 from league.ladders import notices
 from league.ladders.kinds import COMPETITION_KINDS, queue_of
 from league.ladders.lifecycle import (
@@ -89,15 +90,15 @@ def bot_retire(*, bot: Bot) -> Bot:
     return bot
 
 
-def bot_disable(*, bot: Bot, reason: str, by: str = "staff") -> Bot:
+def bot_disable(*, bot: Bot, reason: str, by: DisabledBy = DisabledBy.STAFF) -> Bot:
     """Staff (or ``by`` the league, for a bot that keeps crashing: ``streaks``): the bot
     leaves the board, its queued matches are cancelled, and its owner is told, once: a bot
     disabled already only has its reason changed."""
     with transaction.atomic():
         was = Bot.objects.select_for_update().filter(pk=bot.pk).values_list(
             "disabled", flat=True).first()
-        bot_mark_disabled(bot=bot, reason=reason)
-        matches_cancel_for_bot(bot=bot, reason=f"the bot was disabled by {by}: {reason}")
+        bot_mark_disabled(bot=bot, reason=reason, by=by)
+        matches_cancel_for_bot(bot=bot, reason=f"the bot was disabled by {by.label}: {reason}")
         bot.refresh_from_db()
         if was is False:
             notices.bot_disabled(bot, reason, by=by)
@@ -228,6 +229,9 @@ def version_make_active(*, version: BotVersion, bot: Bot, ladder: Ladder) -> Sta
     version.save(update_fields=["status", "reason", "log", "validated_at"])
     Bot.objects.filter(pk=bot.pk).update(active_version=version)
     bot.active_version_id = version.pk
+    if bot.disabled and bot.disabled_by == DisabledBy.LEAGUE:
+        # disabled for crashing: a version that passed validation is the fix it waited for
+        bot_enable(bot=bot)
     return standing_place(ladder=ladder, version=version)
 
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db.models import F
 
-from league.bots.models import Bot
+from league.bots.models import Bot, DisabledBy
 from league.ladders.kinds import kind_of
 from league.ladders.services import bot_disable
 from sandbox import ForfeitKind
@@ -64,5 +64,5 @@ def _disable(bot_id: int, streak: int, match_id: int) -> None:
     if bot is None:
         return
     reason = f"it crashed {streak} games in a row (the last: match {match_id})"
-    bot_disable(bot=bot, reason=reason, by="the league")
+    bot_disable(bot=bot, reason=reason, by=DisabledBy.LEAGUE)
     log.warning("bot %s disabled: %s", bot_id, reason)

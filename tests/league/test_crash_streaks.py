@@ -8,12 +8,17 @@ from typing import Any
 
 import pytest
 from django.core import mail
+from django.db import transaction
 
 from league.accounts.models import Profile
-from league.bots.models import Bot
+from league.bots.models import Bot, DisabledBy
+from league.bots.services import UploadError, version_create
 from league.ladders.claiming import Assignment, Claim, Seat
+from league.ladders.models import Ladder
+from league.ladders.services import bot_disable, version_make_active
 from league.ladders.streaks import streaks_count
 from league.notifications.models import Notice
+from tests.league import bots
 from tests.league.conftest import People
 
 
@@ -75,3 +80,32 @@ def test_zero_never_disables(bot: Bot, settings: Any) -> None:
     for _ in range(10):
         streaks_count(match("ladder", bot, 0), CRASH)
     assert not Bot.objects.get(pk=bot.pk).disabled
+
+
+@pytest.mark.usefixtures("ladders_rolled_back")
+def test_a_bot_the_league_disabled_comes_back_with_a_version_that_validates(
+        bot: Bot, settings: Any, django_capture_on_commit_callbacks: Any) -> None:
+    settings.LEAGUE_CRASH_STREAK_DISABLE = 2
+    with django_capture_on_commit_callbacks(execute=False):
+        for n in range(2):
+            streaks_count(match("ladder", bot, n), CRASH)
+    bot.refresh_from_db()
+    assert bot.disabled and bot.disabled_by == DisabledBy.LEAGUE
+    assert "until a new version of it passes validation" in Notice.objects.get().text
+    fixed = version_create(owner=bot.owner, game="stones", name="wobbly", filename="main.py",
+                           data=bots.RANDOM.encode())  # taken: the league's disabling allows it
+    with transaction.atomic():
+        locked = Bot.objects.select_for_update().get(pk=bot.pk)
+        version_make_active(version=fixed, bot=locked, ladder=Ladder.objects.get(game="stones"))
+    bot.refresh_from_db()
+    assert (bot.disabled, bot.disabled_by, bot.disabled_reason) == (False, "", "")
+    assert bot.plays and bot.active_version_id == fixed.pk
+
+
+@pytest.mark.usefixtures("ladders_rolled_back")
+def test_a_bot_staff_disabled_takes_no_new_version(bot: Bot) -> None:
+    bot_disable(bot=bot, reason="cheating")
+    assert Bot.objects.get(pk=bot.pk).disabled_by == DisabledBy.STAFF
+    with pytest.raises(UploadError, match="disabled by staff .cheating.; it takes no new"):
+        version_create(owner=bot.owner, game="stones", name="wobbly", filename="main.py",
+                       data=bots.RANDOM.encode())
