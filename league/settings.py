@@ -231,6 +231,14 @@ LEAGUE_WEBHOOK_BACKOFF_SECONDS = env_float("LEAGUE_WEBHOOK_BACKOFF_SECONDS", 30.
 """A failed try is retried after this, doubled at each further try (30 s, 1, 2, 4 min)."""
 LEAGUE_WEBHOOK_TIMEOUT = env_float("LEAGUE_WEBHOOK_TIMEOUT", 5.0, minimum=0.1)
 """Seconds a webhook's connection, and each read of its answer, may take."""
+LEAGUE_NOTIFY_SWEEP_SECONDS = env_float("LEAGUE_NOTIFY_SWEEP_SECONDS", 30.0, minimum=0.1)
+"""How often the beat's sweep looks for notices whose delivery was lost (``sweep``)."""
+LEAGUE_NOTIFY_GRACE_SECONDS = env_float("LEAGUE_NOTIFY_GRACE_SECONDS", 60.0, minimum=0)
+"""A pending notice this long past its due has lost its task (the broker refused it, a
+worker dropped it): the sweep sends it again."""
+LEAGUE_NOTIFY_LEASE_SECONDS = env_float("LEAGUE_NOTIFY_LEASE_SECONDS", 300.0, minimum=1)
+"""A notice in a task's hands this long (far beyond any mail server's or webhook's time
+limits) lost its worker mid-delivery: the sweep counts the try as cut off and tries again."""
 LEAGUE_WEBHOOK_ALLOWED_ADDRESSES = env_list("LEAGUE_WEBHOOK_ALLOWED_ADDRESSES", [])
 """Networks (``127.0.0.1/32,10.1.0.0/16``) a webhook may reach although they are not public:
 a private deployment's receivers, or the tests' receiver on 127.0.0.1. Empty: loopback,
@@ -423,7 +431,8 @@ CELERY_TASK_ROUTES = {name: {"queue": LEAGUE_TICK_QUEUE} for name in (
     "league.versiontests.tasks.match_ended_task", "league.versiontests.tasks.versiontests_tick",
     "league.versiontests.tasks.version_validated_task")}
 CELERY_TASK_ROUTES.update({name: {"queue": LEAGUE_NOTIFY_QUEUE} for name in (
-    "league.notifications.tasks.email_task", "league.notifications.tasks.webhook_task")})
+    "league.notifications.tasks.email_task", "league.notifications.tasks.webhook_task",
+    "league.notifications.tasks.sweep_task")})
 
 CELERY_BEAT_SCHEDULE = {
     "matchmaking": {"task": "league.ladders.tasks.matchmaking_tick",
@@ -436,6 +445,9 @@ CELERY_BEAT_SCHEDULE = {
     "versiontests": {"task": "league.versiontests.tasks.versiontests_tick",
                      "schedule": LEAGUE_MATCHMAKING_SECONDS},
     "database": {"task": "league.ops.tasks.database_tick", "schedule": LEAGUE_DATABASE_SECONDS},
+    # notices whose task was lost or whose worker died mid-delivery (``notifications.sweep``)
+    "notifications": {"task": "league.notifications.tasks.sweep_task",
+                      "schedule": LEAGUE_NOTIFY_SWEEP_SECONDS},
 }
 
 # -- Uploads and the REST API ----------------------------------------------------------------

@@ -15,6 +15,7 @@ import logging
 import smtplib
 import time
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.mail import send_mail
@@ -35,9 +36,12 @@ class Next:
     after: float | None = None
 
 
-def email_send(notice_id: int, attempt: int) -> Next:
+def email_send(notice_id: int, attempt: int = 0) -> Next:
+    """Try a notice's mail once more (its tries are counted on its row: ``attempt`` is the
+    task's, for the log only)."""
     if not Notice.objects.filter(pk=notice_id, email_state=State.PENDING).update(
-            email_state=State.SENDING):
+            email_state=State.SENDING, email_attempts=F("email_attempts") + 1,
+            email_due=timezone.now()):
         return Next()  # sent, failed for good, or in another task's hands
     notice = Notice.objects.get(pk=notice_id)
     context = {"notice": notice, "settings_link": settings.LEAGUE_SITE_URL.rstrip("/")
@@ -46,15 +50,28 @@ def email_send(notice_id: int, attempt: int) -> Next:
     try:
         send_mail(" ".join(notice.title.split()), body, None, [notice.email_to])
     except (OSError, smtplib.SMTPException) as error:
-        last = attempt >= settings.LEAGUE_EMAIL_ATTEMPTS
+        tries = notice.email_attempts
+        again = retry_after(tries, settings.LEAGUE_EMAIL_ATTEMPTS)
         Notice.objects.filter(pk=notice_id, email_state=State.SENDING).update(
-            email_state=State.FAILED if last else State.PENDING,
-            email_error=f"{type(error).__name__}: {error}"[:300])
-        log.warning("notice %s: mail attempt %s failed: %s", notice_id, attempt, error)
-        return Next() if last else Next(settings.LEAGUE_WEBHOOK_BACKOFF_SECONDS
-                                        * 2 ** (attempt - 1))
-    Notice.objects.filter(pk=notice_id).update(email_state=State.SENT, email_error="")
+            email_state=State.FAILED if again is None else State.PENDING,
+            email_due=due(again), email_error=f"{type(error).__name__}: {error}"[:300])
+        log.warning("notice %s: mail try %s failed: %s", notice_id, tries, error)
+        return Next(again)
+    Notice.objects.filter(pk=notice_id).update(email_state=State.SENT, email_error="",
+                                               email_due=None)
     return Next()
+
+
+def retry_after(tries: int, most: int) -> float | None:
+    """Seconds until the next try after ``tries`` failed ones, None when that was the last:
+    ``LEAGUE_WEBHOOK_BACKOFF_SECONDS`` doubled at each further try (mail and webhook)."""
+    if tries >= most:
+        return None
+    return settings.LEAGUE_WEBHOOK_BACKOFF_SECONDS * 2 ** (tries - 1)
+
+
+def due(after: float | None) -> datetime | None:
+    return None if after is None else timezone.now() + timedelta(seconds=after)
 
 
 def payload(notice: Notice) -> dict[str, object]:
@@ -67,12 +84,13 @@ def webhook_send(notice_id: int, attempt: int) -> Next:
     """Try ``attempt`` (1, 2, …) of a notice's webhook delivery."""
     if not Notice.objects.filter(pk=notice_id, webhook_state=State.PENDING,
                                  webhook_attempts=attempt - 1).update(
-            webhook_state=State.SENDING, webhook_attempts=F("webhook_attempts") + 1):
+            webhook_state=State.SENDING, webhook_attempts=F("webhook_attempts") + 1,
+            webhook_due=timezone.now()):
         return Next()
     notice = Notice.objects.get(pk=notice_id)
     hook = Webhook.objects.filter(user_id=notice.user_id).first()
     if hook is None:  # removed since: nobody to deliver to
-        Notice.objects.filter(pk=notice_id).update(webhook_state=State.OFF)
+        Notice.objects.filter(pk=notice_id).update(webhook_state=State.OFF, webhook_due=None)
         return Next()
     body = signing.body_of(payload(notice))
     now = int(time.time())
@@ -94,13 +112,16 @@ def webhook_send(notice_id: int, attempt: int) -> Next:
             row.error = (f"answered {answer.status} (redirects are not followed)"
                          if 300 <= answer.status < 400 else f"answered {answer.status}")
         retry = not row.ok
-    row.save()
-    last = attempt >= settings.LEAGUE_WEBHOOK_ATTEMPTS or not retry
-    state = State.SENT if row.ok else (State.FAILED if last else State.PENDING)
-    Notice.objects.filter(pk=notice_id).update(webhook_state=state)
-    if state == State.PENDING:
-        return Next(settings.LEAGUE_WEBHOOK_BACKOFF_SECONDS * 2 ** (attempt - 1))
-    return Next()
+    # a try the sweep already logged as cut off (this worker was taken for dead) is
+    # corrected by what really happened
+    Attempt.objects.update_or_create(notice=notice, number=attempt, defaults={
+        field: getattr(row, field) for field in ("url", "at", "ms", "status_code", "ok",
+                                                 "error", "response")})
+    again = retry_after(attempt, settings.LEAGUE_WEBHOOK_ATTEMPTS) if retry else None
+    state = State.SENT if row.ok else (State.FAILED if again is None else State.PENDING)
+    Notice.objects.filter(pk=notice_id, webhook_state=State.SENDING).update(
+        webhook_state=state, webhook_due=due(again))
+    return Next(again)
 
 
 def _in_words(error: OSError) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from league.accounts.mail import is_verified
 from league.celery import app as celery_app
@@ -76,12 +77,15 @@ def _notify(*, user_id: int, kind: EventKind, about: str, title: str, text: str,
     if email == State.OFF and hook == State.OFF:
         return None
     key = f"{kind}:{about}:{user_id}"[:120]
+    now = timezone.now()
     try:
         with transaction.atomic():  # a savepoint: a notice told already is no error
             notice = Notice.objects.create(
                 public_id=f"evt_{secrets.token_hex(12)}", key=key, user=user, kind=kind,
                 title=title[:200], text=text, data=data, email_state=email,
-                email_to=user.email if email == State.PENDING else "", webhook_state=hook)
+                email_to=user.email if email == State.PENDING else "", webhook_state=hook,
+                email_due=now if email == State.PENDING else None,
+                webhook_due=now if hook == State.PENDING else None)
     except IntegrityError:
         return None  # told already
     # the log keeps a person's newest notices only (their attempts go with them)
@@ -93,12 +97,12 @@ def _notify(*, user_id: int, kind: EventKind, about: str, title: str, text: str,
 
 
 def _send(notice: Notice) -> None:
-    """The tasks, once the event is committed. A message lost here loses the notice (logged):
-    it is not worth a beat's scan of every notice."""
+    """The tasks, once the event is committed. A message lost here leaves the notice pending
+    past its due, and the sweep (``sweep``) sends it again: late, never lost."""
     try:
         if notice.email_state == State.PENDING:
             celery_app.send_task(EMAIL_TASK, (notice.pk,))
         if notice.webhook_state == State.PENDING:
             celery_app.send_task(WEBHOOK_TASK, (notice.pk, 1))
     except Exception:
-        log.exception("notice %s could not be queued", notice.pk)
+        log.exception("notice %s could not be queued now; the sweep will", notice.pk)

@@ -79,11 +79,23 @@ class Notice(models.Model):
     email_state = models.CharField(max_length=8, choices=State.choices, default=State.OFF)
     email_to = models.EmailField(blank=True)
     email_error = models.CharField(max_length=300, blank=True)
+    email_attempts = models.PositiveSmallIntegerField(default=0)
+    email_due = models.DateTimeField(null=True, blank=True)
     webhook_state = models.CharField(max_length=8, choices=State.choices, default=State.OFF)
     webhook_attempts = models.PositiveSmallIntegerField(default=0)
+    webhook_due = models.DateTimeField(null=True, blank=True)
+    """Each channel's ``due``: while pending, when its task should run (now, or after the
+    back-off); while sending, when its task took it. The sweep (``sweep``) finds by it a
+    pending notice whose task was lost (the broker refused it, a worker dropped it) and a
+    sending one whose worker died mid-delivery; a notice is never lost to either."""
 
     class Meta:
-        indexes = [models.Index(fields=["user", "-created_at"])]
+        indexes = [models.Index(fields=["user", "-created_at"]),
+                   # the sweep's two look-ups: only unfinished rows are in them
+                   models.Index(fields=["email_due"], name="notice_email_unfinished",
+                                condition=models.Q(email_state__in=["pending", "sending"])),
+                   models.Index(fields=["webhook_due"], name="notice_hook_unfinished",
+                                condition=models.Q(webhook_state__in=["pending", "sending"]))]
         ordering = ["-created_at", "-pk"]
 
 

@@ -7,6 +7,7 @@ from celery import shared_task
 
 from league.notifications.delivery import email_send, webhook_send
 from league.notifications.events import EMAIL_TASK, WEBHOOK_TASK
+from league.notifications.sweep import SWEEP_TASK, notices_sweep
 
 
 @shared_task(name=EMAIL_TASK)
@@ -21,3 +22,8 @@ def webhook_task(notice_id: int, attempt: int = 1) -> None:
     again = webhook_send(notice_id, attempt).after
     if again is not None:
         webhook_task.apply_async((notice_id, attempt + 1), countdown=again)
+
+
+@shared_task(name=SWEEP_TASK)
+def sweep_task() -> dict[str, int]:
+    return notices_sweep()

@@ -106,6 +106,6 @@ def test_a_bot_the_league_disabled_comes_back_with_a_version_that_validates(
 def test_a_bot_staff_disabled_takes_no_new_version(bot: Bot) -> None:
     bot_disable(bot=bot, reason="cheating")
     assert Bot.objects.get(pk=bot.pk).disabled_by == DisabledBy.STAFF
-    with pytest.raises(UploadError, match="disabled by staff .cheating.; it takes no new"):
+    with pytest.raises(UploadError, match=r"disabled by staff .cheating.; it takes no new"):
         version_create(owner=bot.owner, game="stones", name="wobbly", filename="main.py",
                        data=bots.RANDOM.encode())

@@ -3,7 +3,8 @@ server (aiosmtpd) and a real HTTP receiver, both on 127.0.0.1, the only address 
 talks to (``LEAGUE_WEBHOOK_ALLOWED_ADDRESSES`` lets the league reach it there).
 
 Every notification arrives once and signed; a receiver that fails gets its retries, then a
-logged failure; a bot that keeps crashing is disabled and its owner mailed."""
+logged failure; a worker killed mid-delivery loses nothing; a bot that keeps crashing is
+disabled and its owner mailed."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from league.ladders.services import match_create
 from league.notifications import services, signing
 from league.notifications.events import notify
 from league.notifications.models import Attempt, EventKind, Notice, State
+from league.notifications.sweep import notices_sweep
 from tests.league import bots
 from tests.league.conftest import Worker, upload, wait_for, wait_validated
 from tests.league.receivers import Mailbox, Receiver, http_receiver, smtp_server
@@ -156,3 +158,37 @@ def test_a_bot_that_keeps_crashing_is_disabled_and_its_owner_mailed(
     assert "crashed 3 games in a row" in message.get_payload(decode=True).decode()
     assert all(p.forfeit == "crash" for m in Match.objects.all()
                for p in m.participants.filter(version=version))
+
+
+def test_a_worker_killed_mid_delivery_loses_no_notice(
+        transactional_db: None, carol: User, mailbox: Mailbox, receiver: Receiver,
+        start_worker: Callable[..., Worker], settings: Any) -> None:
+    """The receiver holds the first delivery open; its worker is SIGKILLed while it waits.
+    The sweep (as the beat runs it) logs that try as cut off and sends the notice again; a
+    new worker delivers it, with the same event id."""
+    services.webhook_set(user=carol, url=receiver.url)
+    services.preferences_set(user=carol, choices={"bot.disabled": {"email": False}})
+    receiver.delay = 60.0
+    first = league_worker(start_worker, mailbox, LEAGUE_WEBHOOK_TIMEOUT="90")
+    with transaction.atomic():
+        notice = notify(user_id=carol.pk, kind=EventKind.BOT_DISABLED, about="killed",
+                        title="steady was disabled", text="x", data={"bot": {"id": 1}})
+    assert notice is not None
+    wait_for(lambda: len(receiver.got()) == 1, 30, "the first delivery to arrive", first.text)
+    assert Notice.objects.get(pk=notice.pk).webhook_state == State.SENDING
+    first.kill()
+    receiver.delay = 0.0
+    second = league_worker(start_worker, mailbox)
+    assert notices_sweep() == {"resent": 0, "cut_off": 0}  # within its lease (300 s)
+    settings.LEAGUE_NOTIFY_LEASE_SECONDS = 1.0
+    time.sleep(1.2)
+    assert notices_sweep() == {"resent": 1, "cut_off": 1}
+    wait_for(lambda: Notice.objects.get(pk=notice.pk).webhook_state == State.SENT, 30,
+             "the notice delivered again", second.text)
+    time.sleep(1)
+    got = receiver.got()
+    assert [d.headers["Botleague-Event-Id"] for d in got] == [notice.public_id] * 2
+    attempts = list(Attempt.objects.filter(notice=notice).order_by("number"))
+    assert [(a.number, a.ok) for a in attempts] == [(1, False), (2, True)]
+    assert attempts[0].error.startswith("cut off")
+    assert notices_sweep() == {"resent": 0, "cut_off": 0}
