@@ -16,8 +16,13 @@ from django.utils import timezone
 
 import games
 from league.bots.models import Bot, BotVersion, DisabledBy, VersionStatus
-from league.bots.services import (UploadError, bot_enable, bot_mark_disabled, bot_mark_retired,
-                                 version_create)
+from league.bots.services import (
+    UploadError,
+    bot_enable,
+    bot_mark_disabled,
+    bot_mark_retired,
+    version_create,
+)
 from league.ladders import notices
 from league.ladders.kinds import COMPETITION_KINDS, queue_of
 from league.ladders.lifecycle import (

@@ -5,7 +5,7 @@ crash streak's own words."""
 from django.db import migrations, models
 
 
-def who_disabled(apps, schema_editor) -> None:  # noqa: ANN001 (migration signature)
+def who_disabled(apps, schema_editor) -> None:
     Bot = apps.get_model("bots", "Bot")
     Bot.objects.filter(disabled=True).update(disabled_by="staff")
     Bot.objects.filter(disabled=True, disabled_reason__startswith="it crashed ").update(
