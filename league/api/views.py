@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.http import HttpResponse, HttpResponseBase
+from django.http import Http404, HttpResponse, HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
@@ -46,9 +46,11 @@ from league.bots.models import Bot, BotVersion
 from league.bots.selectors import bot_get, version_get
 from league.bots.services import UploadError, bot_set_challengeable, bot_set_source_public
 from league.ladders import replay_cache, stats
+from league.ladders.kinds import kind_of
 from league.ladders.replays import NoFrames, Withheld, viewer_frames, viewer_header
 from league.ladders.selectors import Board, match_get
 from league.ladders.services import bot_retire, version_upload
+from league.versiontests.selectors import match_get_visible, match_hidden, matches_visible
 from league.versiontests.services import VersionTestError
 from league.versiontests.uploads import version_upload_tested
 from replay.frames import CHUNK, MAX_RANGE, SPECTATOR, parse_view
@@ -224,14 +226,14 @@ class MatchList(FilteredList):
             filters["ladder"] = selectors.ladder_get(slug=filters["ladder"])
         if "bot" in filters:
             filters["bot"] = bot_get(user=self.request.user, bot_id=filters["bot"])
-        return selectors.match_list(**filters)
+        return matches_visible(selectors.match_list(**filters), self.request.user)
 
 
 class MatchDetail(generics.RetrieveAPIView):
     serializer_class = MatchDetailSerializer
 
     def get_object(self) -> Any:
-        return match_get(match_id=self.kwargs["match_id"])
+        return match_get_visible(user=self.request.user, match_id=self.kwargs["match_id"])
 
 
 class _MatchReads(APIView):
@@ -254,8 +256,13 @@ class _MatchReads(APIView):
         self.stamp = replay_cache.stamp_of(match_id)
         if self.stamp is None:
             return None  # no such match: the view's read says so
+        if match_hidden(request.user, match_id, self.stamp.kind):
+            raise Http404(f"no match {match_id}")
         seats = replay_cache.log_seats(match_id, request.user) if logs else ()
-        self.private, self.per_reader = bool(seats), logs
+        # a private kind's game (a version test's) is never kept by a shared cache: its
+        # test may be made private again
+        self.private = bool(seats) or kind_of(self.stamp.kind).private
+        self.per_reader = logs
         self.name = self.stamp.name(*asked, seats)
         return replay_cache.not_modified(request, self.name)
 

@@ -52,6 +52,11 @@ class Kind:
     package_forfeits: bool = False
     """A version whose package will not unpack forfeits the match (the version is what is on
     trial), rather than failing the match as the infrastructure's fault."""
+    private: bool = False
+    """Its games are seen only by whoever may see what they belong to (a version test's: its
+    owner and staff until the owner makes it public): the app that owns the kind filters the
+    pages and API reads of its games; the engine leaves them out of what it shows others
+    (a bot's statistics' examples)."""
     crash_streaks: bool = True
     """Its crash forfeits count towards disabling a bot that keeps crashing
     (``ladders.streaks``); a validation's do not: its rejection is the version's verdict,
@@ -84,7 +89,7 @@ KINDS: dict[str, Kind] = {kind.name: kind for kind in (
     Kind(MatchKind.TOURNAMENT, label="tournament", own_share=True, competition=True,
          told=COMPETITION_ENDED_TASK),
     Kind(MatchKind.EXHIBITION, label="exhibition", person=True, own_share=True),
-    Kind(MatchKind.VERSIONTEST, label="version test", own_share=True,
+    Kind(MatchKind.VERSIONTEST, label="version test", own_share=True, private=True,
          told=VERSIONTEST_ENDED_TASK),
 )}
 
@@ -110,3 +115,5 @@ the play queue's workers): never counted in a ladder's queue."""
 PERSON_KINDS = kinds_where(person=True)
 """Matches a person may play in (``Kind.person``)."""
 COMPETITION_KINDS = kinds_where(competition=True)
+PRIVATE_KINDS = kinds_where(private=True)
+"""Matches seen only by whoever may see what they belong to (``Kind.private``)."""

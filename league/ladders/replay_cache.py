@@ -71,6 +71,7 @@ class Stamp:
     title: str
     """The ladder's title, which ``replay.html`` is headed with."""
     game: str
+    kind: str
 
     @property
     def immutable(self) -> bool:
@@ -92,7 +93,8 @@ class Stamp:
 def stamp_of(match_id: int) -> Stamp | None:
     """The match's stamp, or None when there is no such match."""
     row = (Match.objects.filter(pk=match_id)
-           .values_list("status", "replay__id", "finished_at", "ladder__title", "ladder__game")
+           .values_list("status", "replay__id", "finished_at", "ladder__title", "ladder__game",
+                        "kind")
            .first())
     if row is None:
         return None

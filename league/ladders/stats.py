@@ -19,7 +19,7 @@ from django.db.models import Count, Max, Sum, Window
 
 from games import Outcome
 from league.bots.models import Bot, BotVersion
-from league.ladders.kinds import KINDS, Ending
+from league.ladders.kinds import KINDS, PRIVATE_KINDS, Ending
 from league.ladders.lifecycle import FINISHED
 from league.ladders.models import (
     LENGTH_BOUNDS,
@@ -379,7 +379,8 @@ def bot_stats(*, bot: Bot, number: int | None = None) -> BotStats:
                       "detail": public_text(p.forfeit_detail, 200),
                       "match_kind": p.match.kind, "finished_at": p.match.finished_at}
                      for p in Participant.objects.filter(version=version)
-                     .exclude(forfeit="").select_related("match")
+                     .exclude(forfeit="").exclude(match__kind__in=PRIVATE_KINDS)
+                     .select_related("match")
                      .only("match_id", "forfeit", "forfeit_detail", "match__moves",
                            "match__kind", "match__finished_at")
                      .order_by("-match_id")[:FORFEIT_EXAMPLES]]

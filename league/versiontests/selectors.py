@@ -3,7 +3,9 @@ estimates, a fair guess at the games still needed, the verdict in words, its gam
 
 Who sees a test and its games: its owner and staff, and anyone once the owner made it
 public (``VersionTest.public``). A test another may not see is a 404, as if it did not
-exist (its bot's name and versions are the owner's to tell)."""
+exist (its bot's name and versions are the owner's to tell), and so is each of its games:
+the pages and the API read a match through ``match_get_visible`` and list matches through
+``matches_visible``."""
 
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from league.bots.models import version_label
+from league.ladders.models import Match, MatchKind
+from league.ladders.selectors import match_get
 from league.versiontests import sprt
 from league.versiontests.models import TestGame, TestState, VersionTest
 from league.versiontests.progress import bounds_of
@@ -40,6 +44,35 @@ def versiontests_visible(user: AnyUser) -> QuerySet[VersionTest]:
     if user.is_authenticated:
         return found.filter(Q(public=True) | Q(owner_id=user.pk))
     return found.filter(public=True)
+
+
+def match_hidden(user: AnyUser, match_id: int, kind: str) -> bool:
+    """Whether match ``match_id`` (of ``kind``) is a game of a test ``user`` may not see: to
+    them it is not there (a 404, in no list). One query, and only for a test's games."""
+    if kind != MatchKind.VERSIONTEST or _staff(user):
+        return False
+    test = (VersionTest.objects.filter(games__match_id=match_id)
+            .only("public", "owner_id").first())
+    return test is not None and not may_see(user, test)
+
+
+def match_get_visible(*, user: AnyUser, match_id: int) -> Match:
+    """The match, or a 404 when there is none or it is a game ``user`` may not see."""
+    match = match_get(match_id=match_id)
+    if match_hidden(user, match.pk, match.kind):
+        raise Http404(f"no match {match_id}")
+    return match
+
+
+def matches_visible(matches: QuerySet[Match], user: AnyUser) -> QuerySet[Match]:
+    """``matches`` without the games of tests ``user`` may not see (one outer join to a
+    match's test game, by its unique index; the lists are a page long)."""
+    if _staff(user):
+        return matches
+    seen = Q(version_test_game__test__public=True)
+    if user.is_authenticated:
+        seen |= Q(version_test_game__test__owner_id=user.pk)
+    return matches.filter(~Q(kind=MatchKind.VERSIONTEST) | seen)
 
 
 def versiontest_get(*, user: AnyUser, test_id: int) -> VersionTest:

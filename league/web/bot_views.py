@@ -72,7 +72,7 @@ def _bot_page(request: HttpRequest, the_bot: Bot, challenge_form: ChallengeForm 
               status: int = 200, versiontest_form: VersionTestForm | None = None
               ) -> HttpResponse:
     mine = is_owner(request.user, the_bot)
-    page = selectors.bot_page(bot=the_bot)
+    page = selectors.bot_page(bot=the_bot, user=request.user)
     return render(request, "web/bot.html", {
         "page": page,
         "source": may_download_source(request.user, the_bot),

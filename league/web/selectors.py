@@ -42,6 +42,7 @@ from league.ladders.selectors import (
     standing_history,
     tally_counts,
 )
+from league.versiontests.selectors import AnyUser, matches_visible
 from league.web.match_lists import MatchRow, match_rows
 
 HISTORY_POINTS = 400
@@ -76,13 +77,14 @@ class BotPage:
         return sum(s.games for s in self.standings.values())
 
 
-def bot_page(*, bot: Bot, matches: int = 20) -> BotPage:
+def bot_page(*, bot: Bot, user: AnyUser, matches: int = 20) -> BotPage:
     versions = list(bot.versions.defer("archive", "log").order_by("-number"))
     standings = {s.version_id: s for s in Standing.objects.filter(version__bot=bot)}
     latest = Latest([v.pk for v in versions])
     # A few more than shown: queued or cancelled ones among the latest are skipped.
-    recent = match_rows(Match.objects.filter(pk__in=latest.matches(matches + 20))
-                        .exclude(status__in=[MatchStatus.QUEUED, MatchStatus.CANCELLED])
+    recent = match_rows(matches_visible(Match.objects.filter(pk__in=latest.matches(matches + 20))
+                                        .exclude(status__in=[MatchStatus.QUEUED,
+                                                             MatchStatus.CANCELLED]), user)
                         .order_by("-pk"), matches)
     opponents, met = head_to_head(bot=bot, latest=latest)
     return BotPage(bot=bot, versions=versions, standings=standings,

@@ -4,6 +4,7 @@ selectors and renders; bot and version pages are in ``bot_views``."""
 from __future__ import annotations
 
 from dataclasses import asdict
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -35,6 +36,7 @@ from league.ladders.replays import (
 )
 from league.ladders.selectors import Board, match_get, queue_counts
 from league.rate_limits import RateLimited
+from league.versiontests.selectors import match_get_visible, match_hidden, matches_visible
 from league.web import selectors
 from league.web.competition_forms import ChallengeForm
 from league.web.competition_pages import challenger_bots, solo_games
@@ -89,7 +91,8 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 def home(request: HttpRequest) -> HttpResponse:
     ladders = ladder_cards()
-    matches = match_rows(Match.objects.filter(status__in=PLAYED).order_by("-finished_at"), 20)
+    matches = match_rows(matches_visible(Match.objects.filter(status__in=PLAYED), request.user)
+                         .order_by("-finished_at"), 20)
     return render(request, "web/home.html", {
         "ladders": ladders, "matches": matches, "queue": queue_counts(),
         "slots": settings.LEAGUE_WORKER_SLOTS})
@@ -138,10 +141,11 @@ def _ladder_page(request: HttpRequest, the_ladder: Ladder,
     board = [(row, row.rating - trend_from[row.version_id]
               if row.rating is not None and row.version_id in trend_from else None)
              for row in page.object_list]
-    matches = match_rows(Match.objects.filter(ladder=the_ladder, status__in=PLAYED)
+    matches = match_rows(matches_visible(Match.objects.filter(ladder=the_ladder,
+                                                              status__in=PLAYED), request.user)
                          .order_by("-finished_at"), 10)
     return render(request, "web/ladder.html", {
-        **queue_context(the_ladder),
+        **queue_context(the_ladder, request.user),
         "ladder": the_ladder, "game": games.make_game(the_ladder.game).describe(),
         "limits": asdict(the_ladder.sandbox_limits), "board": board, "page": page,
         "q": query, "matches": matches,
@@ -152,12 +156,14 @@ def _ladder_page(request: HttpRequest, the_ladder: Ladder,
         "play": ladder_play_form(the_ladder)}, status=status)
 
 
-def queue_context(the_ladder: Ladder) -> dict[str, object]:
+def queue_context(the_ladder: Ladder, user: Any) -> dict[str, object]:
     """The ladder's queue for its page: counts, and its next queued matches with their
-    players and a guess at when each starts."""
+    players and a guess at when each starts (a game of a test ``user`` may not see is
+    counted, not named)."""
     queue = ladder_queue(ladder=the_ladder)
     waits = {q.match_id: q for q in queue.next}
-    rows = match_rows(Match.objects.filter(pk__in=list(waits)).order_by("pk"), len(waits))
+    rows = match_rows(matches_visible(Match.objects.filter(pk__in=list(waits)), user)
+                      .order_by("pk"), len(waits))
     return {"queue": queue, "queued": [(row, waits[row.pk]) for row in rows],
             "queue_drained": wait_words(queue.drained),
             "provisional_sigma": settings.LEAGUE_PROVISIONAL_SIGMA,
@@ -165,7 +171,7 @@ def queue_context(the_ladder: Ladder) -> dict[str, object]:
 
 
 def match(request: HttpRequest, match_id: int) -> HttpResponse:
-    the_match = match_get(match_id=match_id)
+    the_match = match_get_visible(user=request.user, match_id=match_id)
     try:
         header = viewer_header(match=the_match, user=request.user, opening=OPENING_FRAMES)
         no_replay = ""
@@ -180,7 +186,7 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
 def match_status(request: HttpRequest, match_id: int) -> JsonResponse:
     """What a match's page polls while the match is queued or running: its status and each
     part of the page whose text changed (``?known=name:stamp,...``)."""
-    the_match = match_get(match_id=match_id)
+    the_match = match_get_visible(user=request.user, match_id=match_id)
     context = match_parts_context(request, the_match)
     parts = parts_render(request, "match", PARTS, context)
     return JsonResponse({"id": the_match.pk, "state": the_match.status,
@@ -194,6 +200,8 @@ def match_html(request: HttpRequest, match_id: int) -> HttpResponse:
     once and kept (``league.ladders.replay_cache``), and an anonymous address's files made
     count against the ``heavy`` rate."""
     stamp = replay_cache.stamp_of(match_id)
+    if stamp is not None and match_hidden(request.user, match_id, stamp.kind):
+        raise Http404(f"no match {match_id}")
     seats = replay_cache.log_seats(match_id, request.user)
     name = stamp.name("html", seats) if stamp is not None else None
     response = replay_cache.not_modified(request, name)
