@@ -61,12 +61,27 @@ def season_create(*, ladder: Ladder, starts_at: datetime | None = None,
     """A new upcoming season of ``ladder`` (staff: the admin, ``manage.py season``, the API).
     It ends at ``ends_at`` or ``length`` after its start (default: now); ``repeat``: when it
     ends, the next of the same length follows, and so on. Seasons of a ladder follow each
-    other: a new one starts no earlier than the end of every season the ladder has."""
+    other: a new one starts no earlier than the end of every season the ladder has. The tick
+    starts it (within a beat of its start)."""
     now = now or timezone.now()
     starts_at = starts_at or now
     if (ends_at is None) == (length is None):
         raise SeasonError("give the season an end or a length (one of them)")
     ends_at = ends_at or starts_at + length  # type: ignore[operator]
+    with transaction.atomic():
+        # the ladder's lock orders this with the tick, which may make a repeating season's
+        # next one, and with another staff member's new season
+        Ladder.objects.select_for_update(no_key=True).filter(pk=ladder.pk).exists()
+        number = season_check(ladder=ladder, starts_at=starts_at, ends_at=ends_at,
+                              carry=carry, now=now)
+        return Season.objects.create(
+            ladder=ladder, number=number, name=name, starts_at=starts_at, ends_at=ends_at,
+            carry=carry, repeat_every=ends_at - starts_at if repeat else None)
+
+
+def season_check(*, ladder: Ladder, starts_at: datetime, ends_at: datetime, carry: float,
+                 now: datetime) -> int:
+    """Refuses a season that may not be made (``SeasonError``); else its number."""
     span = ends_at - starts_at
     if not MIN_LENGTH <= span <= MAX_LENGTH:
         raise SeasonError(f"a season lasts from {MIN_LENGTH} to {MAX_LENGTH.days} days, "
@@ -74,23 +89,16 @@ def season_create(*, ladder: Ladder, starts_at: datetime | None = None,
     if starts_at < now - PAST_SLACK:
         raise SeasonError("a season cannot start in the past; leave the start out to start "
                           "it now")
-    if not 0.0 <= carry <= 1.0 or math.isnan(carry):
+    if math.isnan(carry) or not 0.0 <= carry <= 1.0:
         raise SeasonError("carry is a fraction from 0 (everyone starts equal) to 1 (mu kept)")
     if not ladder.active:
         raise SeasonError(f"the {ladder.title} ladder is closed")
-    with transaction.atomic():
-        # the ladder's lock orders this with the tick, which may make a repeating season's
-        # next one, and with another staff member's new season
-        Ladder.objects.select_for_update(no_key=True).filter(pk=ladder.pk).exists()
-        last = Season.objects.filter(ladder=ladder).aggregate(
-            number=Max("number"), end=Max("ends_at"))
-        if last["end"] is not None and starts_at < last["end"]:
-            raise SeasonError(f"a season of {ladder.title} runs until "
-                              f"{last['end']:%Y-%m-%d %H:%M} UTC; a new one starts then or "
-                              "later")
-        return Season.objects.create(
-            ladder=ladder, number=(last["number"] or 0) + 1, name=name, starts_at=starts_at,
-            ends_at=ends_at, carry=carry, repeat_every=span if repeat else None)
+    last = Season.objects.filter(ladder=ladder).aggregate(number=Max("number"),
+                                                          end=Max("ends_at"))
+    if last["end"] is not None and starts_at < last["end"]:
+        raise SeasonError(f"a season of {ladder.title} runs until "
+                          f"{last['end']:%Y-%m-%d %H:%M} UTC; a new one starts then or later")
+    return (last["number"] or 0) + 1
 
 
 def season_stop_repeating(*, season: Season) -> Season:
