@@ -33,6 +33,7 @@ from league.ladders.replays import (
     match_record,
     viewer_header,
 )
+from league.ladders.season_reads import season_now
 from league.ladders.selectors import Board, match_get, queue_counts
 from league.rate_limits import RateLimited
 from league.web import selectors
@@ -149,7 +150,8 @@ def _ladder_page(request: HttpRequest, the_ladder: Ladder,
             ladder=the_ladder),
         "challenge_form": challenge_form or _builtin_form(request, the_ladder),
         "two_player": the_ladder.game not in solo_games(),
-        "play": ladder_play_form(the_ladder)}, status=status)
+        "play": ladder_play_form(the_ladder), "seasons": season_now(the_ladder)},
+        status=status)
 
 
 def queue_context(the_ladder: Ladder) -> dict[str, object]:
