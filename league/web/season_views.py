@@ -4,20 +4,24 @@ past places (``bot_views``)."""
 
 from __future__ import annotations
 
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from league.ladders.models import Ladder, SeasonState
-from league.ladders.season_reads import ladder_seasons, season_get, season_now, season_table
+from league.ladders.season_reads import ladder_seasons, season_get, season_table
 
+ARCHIVE_PAGE = 50
 PODIUM_ORDER = (2, 1, 3)
 """Places as a podium stands them, left to right: second, first, third."""
 
 
 def season_archive(request: HttpRequest, slug: str) -> HttpResponse:
     ladder = get_object_or_404(Ladder, slug=slug)
+    # a repeating season of 15 minutes makes a hundred a day: paged
+    page = Paginator(ladder_seasons(ladder), ARCHIVE_PAGE).get_page(request.GET.get("page"))
     return render(request, "web/seasons.html", {
-        "ladder": ladder, "seasons": list(ladder_seasons(ladder)), "now": season_now(ladder)})
+        "ladder": ladder, "seasons": page.object_list, "page": page})
 
 
 def season(request: HttpRequest, season_id: int) -> HttpResponse:
