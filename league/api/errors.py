@@ -19,6 +19,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from league.api.authentication import TOKENS_PAGE
 from league.competitions.errors import CompetitionError
+from league.ladders.seasons import SeasonError
 from league.rate_limits import RateLimited
 from league.versiontests.services import VersionTestError
 
@@ -47,7 +48,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             "sign in on the site, or send 'Authorization: Bearer <token>' with an API token "
             f"from {TOKENS_PAGE}")
         exc.auth_header = header
-    elif isinstance(exc, (CompetitionError, VersionTestError)):
+    elif isinstance(exc, (CompetitionError, SeasonError, VersionTestError)):
         # refused with nothing written: what to change
         exc = exceptions.ValidationError(str(exc))
     elif isinstance(exc, RateLimited):

@@ -42,3 +42,9 @@ def require_creator_or_staff(request: Request, tournament: Tournament, action: s
     if not user_or_staff(request.user, tournament.created_by_id):
         raise PermissionDenied(f"only the creator of {tournament.name!r} and staff can "
                                f"{action}")
+
+
+def require_staff(request: Request, action: str) -> None:
+    require_signed_in(request)
+    if not request.user.is_staff:
+        raise PermissionDenied(f"only staff can {action}")

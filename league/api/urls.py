@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularSwaggerSplitView
 from league.api import competition_views as competitions
 from league.api import errors, play_views, views
 from league.api import notification_views as notifications
+from league.api import season_views as seasons
 from league.api import versiontest_views as versiontests
 from league.api.schema import SchemaView
 from league.ids import IdConverter  # noqa: F401 (registers <id:…>, ids 1..2^63-1)
@@ -15,12 +16,15 @@ urlpatterns = [
     path("ladders/", views.LadderList.as_view(), name="ladders"),
     path("ladders/<slug:slug>/", views.LadderDetail.as_view(), name="ladder"),
     path("ladders/<slug:slug>/rankings/", views.LadderRankings.as_view(), name="rankings"),
+    path("ladders/<slug:slug>/seasons/", seasons.LadderSeasons.as_view(), name="seasons"),
+    path("seasons/<id:season_id>/", seasons.SeasonDetail.as_view(), name="season"),
     path("bots/", views.BotList.as_view(), name="bots"),
     path("bots/<id:bot_id>/", views.BotDetail.as_view(), name="bot"),
     path("bots/<id:bot_id>/retire/", views.BotRetire.as_view(), name="bot-retire"),
     path("bots/<id:bot_id>/versions/", views.BotVersions.as_view(), name="bot-versions"),
     path("bots/<id:bot_id>/stats/", views.BotStats.as_view(), name="bot-stats"),
     path("bots/<id:bot_id>/ratings/", views.BotRatings.as_view(), name="bot-ratings"),
+    path("bots/<id:bot_id>/seasons/", seasons.BotSeasons.as_view(), name="bot-seasons"),
     path("versions/", views.VersionUpload.as_view(), name="versions"),
     path("versions/<id:version_id>/", views.VersionDetail.as_view(), name="version"),
     path("versions/<id:version_id>/source/", views.VersionSource.as_view(),

@@ -1,10 +1,23 @@
+from typing import Any
+
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils import timezone
 
 from league.bots.models import Bot
 from league.bots.services import bot_enable
-from league.ladders.models import Ladder, Match, Participant, Standing
+from league.ladders.models import (
+    Ladder,
+    Match,
+    Participant,
+    Season,
+    SeasonPlace,
+    SeasonState,
+    Standing,
+)
+from league.ladders.seasons import SeasonError, season_check, season_create
 from league.ladders.services import bot_disable, match_rerun
 
 
@@ -65,3 +78,72 @@ class MatchAdmin(admin.ModelAdmin):
 class StandingAdmin(admin.ModelAdmin):
     list_display = ["ladder", "version", "mu", "sigma", "games", "wins", "losses", "draws"]
     list_filter = ["ladder"]
+
+
+class SeasonForm(forms.ModelForm):
+    """A new season is checked as the API's and the command's are (``seasons.season_check``);
+    a season made stays as the tick moves it: its name, end and repeating may change."""
+
+    repeat = forms.BooleanField(required=False, help_text="when it ends, the next one of the "
+                                "same length follows (and repeats too)")
+
+    class Meta:
+        model = Season
+        fields = ["ladder", "name", "starts_at", "ends_at", "carry"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.instance.pk is None and not self.errors:
+            try:
+                season_check(ladder=data["ladder"], starts_at=data["starts_at"],
+                             ends_at=data["ends_at"], carry=data["carry"], now=timezone.now())
+            except SeasonError as error:
+                raise forms.ValidationError(str(error)) from None
+        return data
+
+
+class SeasonPlaceInline(admin.TabularInline):
+    model = SeasonPlace
+    extra = 0
+    can_delete = False
+    fields = ["place", "bot", "version", "games", "wins", "losses", "draws", "rating", "mean",
+              "provisional"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    """Staff set seasons here: a start and an end, the carry, whether it repeats. The beat
+    starts and ends them; an ended season's table is read-only, kept for ever."""
+
+    list_display = ["ladder", "number", "name", "state", "starts_at", "ends_at", "carry",
+                    "repeat_every"]
+    list_filter = ["ladder", "state"]
+    inlines = [SeasonPlaceInline]
+
+    def get_form(self, request: HttpRequest, obj: Season | None = None, change: bool = False,
+                 **kwargs: Any) -> Any:
+        if obj is None:
+            kwargs["form"] = SeasonForm
+        return super().get_form(request, obj, change, **kwargs)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Season | None = None) -> list[str]:
+        if obj is None:
+            return []
+        fixed = ["ladder", "number", "state", "starts_at", "carry", "after_match",
+                 "started_at", "ended_at"]
+        return fixed + (["ends_at", "repeat_every"] if obj.state == SeasonState.ENDED else [])
+
+    def save_model(self, request: HttpRequest, obj: Season, form: Any, change: bool) -> None:
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        data = form.cleaned_data
+        made = season_create(ladder=data["ladder"], starts_at=data["starts_at"],
+                             ends_at=data["ends_at"], name=data.get("name", ""),
+                             carry=data["carry"], repeat=data.get("repeat", False))
+        obj.pk = made.pk
+        obj.refresh_from_db()

@@ -32,6 +32,7 @@ from league.ladders.models import (
     Standing,
 )
 from league.ladders.ratings import Skill, count_outcome, count_score, decayed, rate_match
+from league.ladders.seasons import counts_now
 from league.ladders.services import standing_place, version_make_active
 from league.ladders.stats import stats_add, stats_rows
 from league.ladders.streaks import streaks_count
@@ -85,7 +86,8 @@ def match_finish(*, match: Assignment, record: MatchRecord | None,
             Replay.objects.create(match_id=claim.match_id, data=replay, format=record.version)
         if writes == Ending.VERDICT:
             _judge_validation(match, seats)
-        elif ladder:
+        elif ladder and counts_now(claim.match_id, list(standings.values())):
+            # a match made before the season started counts for none (``seasons``)
             _apply_standings(match, standings, seats, winner=record.result.winner)
         stats_add(stats)
         for seat, fields in enumerate(seats):
@@ -175,7 +177,8 @@ def _judge_validation(match: Assignment, seats: list[Fields]) -> None:
     standing = version_make_active(version=version, bot=bot,
                                    ladder=Ladder.objects.get(pk=match.ladder_id))
     notices.version_judged(version, bot)
-    if not match.rated and candidate.get("score") is not None:
+    if (not match.rated and candidate.get("score") is not None
+            and counts_now(match.claim.match_id, [standing])):
         # The smoke match of a solo ladder is played on its first seed: it counts.
         _add_score(standing, candidate["score"])
 

@@ -227,12 +227,16 @@ SELECT b.active_version_id, m.seed FROM bots_bot b
 LEFT JOIN ladders_participant p ON p.version_id = b.active_version_id
 LEFT JOIN ladders_match m ON m.id = p.match_id AND m.ladder_id = %s
   AND m.kind IN ('{ladder}', '{validation}') AND m.status IN ({played})
+  AND m.id > COALESCE((SELECT s.since_match FROM ladders_standing s
+                       WHERE s.ladder_id = m.ladder_id AND s.version_id = p.version_id), 0)
 WHERE b.active_version_id IN ({{versions}}) AND NOT b.retired AND NOT b.disabled
 """.format(ladder=MatchKind.LADDER, validation=MatchKind.VALIDATION,
            played=", ".join(f"'{status}'" for status in (*OPEN, MatchStatus.FINISHED)))
-"""The seeds each of the chosen versions has played or is playing on a scored ladder (its
-ladder and validation matches), from each version's participations (an index); a version
-whose bot no longer plays (retired, disabled, replaced since it was chosen) has no row."""
+"""The seeds each of the chosen versions has played or is playing on a scored ladder in the
+season its standing counts for (its ladder and validation matches made since the season's
+start, ``Standing.since_match``: a new season plays every seed again), from each version's
+participations (an index); a version whose bot no longer plays (retired, disabled, replaced
+since it was chosen) has no row."""
 
 
 def _scored_games(ladder: Ladder, room: int, playing: Counter[int], owing: Owing) -> Games:

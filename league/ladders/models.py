@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Case, F, Lookup, Q, Value, When
 
 from games import Outcome
-from league.bots.models import BotVersion, game_choices
+from league.bots.models import Bot, BotVersion, game_choices
 from replay import MatchRecord
 from sandbox import ForfeitKind, Limits
 
@@ -227,6 +227,11 @@ class Standing(models.Model):
     ``ratings.RECENT_HALF_LIFE``), as of ``recent_at``: matchmaking's sense of how busy a
     version has been, kept up by the finishing transaction instead of recounted per tick."""
     recent_at = models.DateTimeField(null=True, blank=True)
+    since_match = models.BigIntegerField(default=0)
+    """The ladder's matches with ids up to this one were made before the season this standing
+    counts for started (``Season.after_match``, stamped on every standing by the season's
+    reset, and on one placed during it): such a match, ending now, moves nothing here
+    (``league.ladders.seasons``: a match counts for the season it was made in)."""
     updated_at = models.DateTimeField(auto_now=True)
     """When the row was last written other than by a finished match (placed, set right by
     ``standings_recount --fix``, edited, its match re-run): what matchmaking's kept boards
@@ -253,6 +258,99 @@ class Standing(models.Model):
     def ordinal(self) -> float:
         """What the board ranks by: mu - 3 sigma (a conservative estimate of skill)."""
         return self.mu - 3 * self.sigma
+
+
+class SeasonState(models.TextChoices):
+    UPCOMING = "upcoming"
+    RUNNING = "running"
+    ENDED = "ended"
+
+
+class Season(models.Model):
+    """A stretch of a ladder's play with a start and an end (``league.ladders.seasons``).
+
+    At its start every standing of the ladder starts afresh: the versions stay, a rated
+    ladder's ratings go back to the start value (or keep ``carry`` of their distance from it)
+    with sigma back at the start (provisional again), a scored ladder's counts go to zero. At
+    its end the board is written down as its table (``SeasonPlace``), kept for ever. What
+    divisions and finals will hang on: a season is the span they belong to."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="seasons")
+    number = models.PositiveIntegerField()
+    """1, 2, 3... per ladder, in the order the seasons were made."""
+    name = models.CharField(max_length=80, blank=True)
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    state = models.CharField(max_length=8, choices=SeasonState.choices,
+                             default=SeasonState.UPCOMING)
+    carry = models.FloatField(default=0.0)
+    """How much of a rated standing's skill its start keeps, 0 to 1: mu starts at
+    ``start + carry * (mu - start)``; sigma always starts at the start value. 0: everyone
+    starts equal; 1: the order of the mus survives, but every rating is unsure again."""
+    repeat_every = models.DurationField(null=True, blank=True)
+    """When set, the season's end makes the next one, of this length (and repeating too)."""
+    after_match = models.BigIntegerField(default=0)
+    """The last match id made before the season started: the ladder's matches above it are
+    this season's (set by its start, under the ladder's lock, which every ladder match is
+    made under)."""
+    started_at = models.DateTimeField(null=True, blank=True)
+    """When the tick actually started it (its standings reset): ``starts_at`` or a beat later."""
+    ended_at = models.DateTimeField(null=True, blank=True)
+    """When the tick actually closed it (its table written)."""
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["ladder", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["ladder", "number"], name="one_season_number"),
+            # two ticks starting seasons at once cannot both win
+            models.UniqueConstraint(fields=["ladder"], condition=Q(state="running"),
+                                    name="one_running_season"),
+            models.CheckConstraint(condition=Q(ends_at__gt=F("starts_at")),
+                                   name="season_ends_after_start"),
+            models.CheckConstraint(condition=Q(carry__gte=0.0, carry__lte=1.0),
+                                   name="season_carry_fraction"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ladder} · {self.title}"
+
+    @property
+    def title(self) -> str:
+        return self.name or f"Season {self.number}"
+
+
+class SeasonPlace(models.Model):
+    """One row of an ended season's table: a bot's place and its standing at the end, as the
+    board had it. Written once by the season's close, never changed."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="places")
+    place = models.PositiveIntegerField()
+    bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="season_places")
+    version = models.ForeignKey(BotVersion, on_delete=models.CASCADE, related_name="+",
+                                db_index=False)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    mu = models.FloatField(null=True, blank=True)
+    sigma = models.FloatField(null=True, blank=True)
+    rating = models.FloatField(null=True, blank=True)
+    """mu - 3 sigma, what the board ranked by (rated ladders)."""
+    mean = models.FloatField(null=True, blank=True)
+    """The mean score and its 95 % interval's half-width (scored ladders)."""
+    ci = models.FloatField(null=True, blank=True)
+    provisional = models.BooleanField(default=False)
+    """Its place was not yet to be trusted when the season ended (as the board marked it)."""
+
+    class Meta:
+        ordering = ["season", "place"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "place"], name="one_place_per_season"),
+            models.UniqueConstraint(fields=["season", "bot"], name="one_bot_per_season"),
+        ]
+        # a bot's page lists its past seasons
+        indexes = [models.Index(fields=["bot", "-season"], name="seasonplace_bot")]
 
 
 class Exhibition(models.Model):

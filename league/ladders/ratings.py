@@ -181,6 +181,19 @@ def new_version_skill(previous: Skill | None) -> Skill:
     return Skill(previous.mu if previous else START_MU, START_SIGMA)
 
 
+def season_skill(skill: Skill, carry: float) -> Skill:
+    """Where a rated standing starts a new season: ``carry`` (0 to 1) of its mu's distance
+    from the start value kept, sigma back at the start value.
+
+    Why only mu carries: mu is the best guess of a version's skill, sigma how unsure the board
+    is of it. A season is a fresh contest, so everyone is unsure again (provisional, placing,
+    their games telling the board as much as a new version's do), and what a stated fraction
+    may keep is a head start: with ``carry`` 0.5 a bot that stood 10 above the start begins 5
+    above it. Keeping sigma narrow instead would freeze the old order (a narrow sigma hardly
+    moves), which is what a new season is not for; 0 starts everyone at the start value."""
+    return Skill(START_MU + carry * (skill.mu - START_MU), START_SIGMA)
+
+
 # Two-sided 95 % Student t quantiles by degrees of freedom; beyond 30 the normal 1.96 is close.
 _T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
         2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,

@@ -52,21 +52,27 @@ def _rows(ladder: Ladder) -> Iterator[tuple]:
             match__kind=MatchKind.VALIDATION, forfeit__gt="")
     return counted.order_by("match__finished_at", "match_id").values_list(
         "version_id", "outcome", "score", "mu_after", "sigma_after",
-        F("match__finished_at")).iterator(chunk_size=10_000)
+        F("match__finished_at"), "match_id").iterator(chunk_size=10_000)
 
 
 def recount(ladder: Ladder, now: datetime | None = None) -> dict[int, Count]:
+    """The counters of each version from its matches of the season its standing counts for
+    (made after its ``since_match``: ``league.ladders.seasons``); the recent count from all."""
     now = now or timezone.now()
     counts: dict[int, Count] = {}
-    for version_id, outcome, score, mu, sigma, finished in _rows(ladder):
+    since = dict(Standing.objects.filter(ladder=ladder).values_list("version_id",
+                                                                    "since_match"))
+    for version_id, outcome, score, mu, sigma, finished, match_id in _rows(ladder):
         c = counts.setdefault(version_id, Count())
         if ladder.rated:
-            count_outcome(c, outcome)
-            c.mu, c.sigma = mu, sigma
             age = (now - finished).total_seconds()
             if age < RECENT_HORIZON:
                 c.recent += decay(1.0, age)
-        else:
+            if match_id <= since.get(version_id, 0):
+                continue  # an earlier season's: its rating was reset since
+            count_outcome(c, outcome)
+            c.mu, c.sigma = mu, sigma
+        elif match_id > since.get(version_id, 0):
             count_score(c, score)
     return counts
 

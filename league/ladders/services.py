@@ -42,6 +42,7 @@ from league.ladders.models import (
     Standing,
 )
 from league.ladders.ratings import Skill, new_version_skill
+from league.ladders.seasons import season_boundary
 from league.rate_limits import RateLimited, rate_hit
 
 VALIDATING_WAIT = 10
@@ -246,6 +247,7 @@ def standing_place(*, ladder: Ladder, version: BotVersion) -> Standing:
                 .exclude(version=version).order_by("-version__number").first())
     skill = new_version_skill(Skill(previous.mu, previous.sigma) if previous else None)
     standing, _ = Standing.objects.get_or_create(
-        ladder=ladder, version=version, defaults={"mu": skill.mu, "sigma": skill.sigma})
+        ladder=ladder, version=version, defaults={"mu": skill.mu, "sigma": skill.sigma,
+                                                  "since_match": season_boundary(ladder)})
     return standing
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 from celery.signals import worker_process_shutdown
 from django.conf import settings
@@ -10,7 +12,10 @@ from league.ladders.matchmaking import matchmaking_tick as _matchmaking_tick
 from league.ladders.models import Match
 from league.ladders.reaper import reaper_tick as _reaper_tick
 from league.ladders.running import RunOutcome, match_run
+from league.ladders.seasons import seasons_tick as _seasons_tick
 from league.ladders.writer import WRITER
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(name="league.ladders.tasks.run_match_task")
@@ -26,6 +31,12 @@ def run_match_task(match_id: int) -> str:
 
 @shared_task(name="league.ladders.tasks.matchmaking_tick")
 def matchmaking_tick() -> dict[str, int]:
+    # Seasons first: a season that ends is closed (and the next started) before the fill
+    # makes matches for it. A fault there must not stop matchmaking: the next beat retries.
+    try:
+        _seasons_tick()
+    except Exception:
+        log.exception("the seasons' tick failed; tried again at the next beat")
     return _matchmaking_tick()
 
 

@@ -29,6 +29,7 @@ from league.bots.services import (
 from league.competitions.services import challenge_create
 from league.ladders import stats
 from league.ladders.boards import NOVICE_GAMES
+from league.ladders.season_reads import bot_seasons
 from league.ladders.services import bot_disable, bot_retire, version_upload
 from league.versiontests.services import VersionTestError
 from league.versiontests.uploads import version_upload_tested
@@ -81,6 +82,7 @@ def _bot_page(request: HttpRequest, the_bot: Bot, challenge_form: ChallengeForm 
         "play": bot_play_form(the_bot),
         "provisional_sigma": settings.LEAGUE_PROVISIONAL_SIGMA,
         "placement_games": NOVICE_GAMES,
+        "seasons": bot_seasons(the_bot),
         **bot_versiontests(request.user, the_bot, versiontest_form, mine, page.versions),
         **_competitions(request, the_bot, challenge_form)}, status=status)
 

@@ -6,6 +6,7 @@ from league.web import (
     competition_views,
     game_views,
     play_views,
+    season_views,
     versiontest_views,
     views,
 )
@@ -15,6 +16,8 @@ urlpatterns = [
     path("favicon.ico", views.favicon),
     path("ladders/", game_views.ladders, name="ladders"),
     path("ladders/<slug:slug>/", views.ladder, name="ladder"),
+    path("ladders/<slug:slug>/seasons/", season_views.season_archive, name="seasons"),
+    path("seasons/<id:season_id>/", season_views.season, name="season"),
     path("games/", game_views.game_list, name="games"),
     path("games/<slug:game_id>/", game_views.game, name="game"),
     path("games/<slug:game_id>/starters/<str:filename>", game_views.starter_download,

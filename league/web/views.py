@@ -34,6 +34,7 @@ from league.ladders.replays import (
     match_record,
     viewer_header,
 )
+from league.ladders.season_reads import season_now
 from league.ladders.selectors import Board, match_get, queue_counts
 from league.rate_limits import RateLimited
 from league.versiontests.selectors import match_get_visible, match_hidden, matches_visible
@@ -153,7 +154,8 @@ def _ladder_page(request: HttpRequest, the_ladder: Ladder,
             ladder=the_ladder),
         "challenge_form": challenge_form or _builtin_form(request, the_ladder),
         "two_player": the_ladder.game not in solo_games(),
-        "play": ladder_play_form(the_ladder)}, status=status)
+        "play": ladder_play_form(the_ladder), "seasons": season_now(the_ladder)},
+        status=status)
 
 
 def queue_context(the_ladder: Ladder, user: Any) -> dict[str, object]:

@@ -43,7 +43,9 @@ def test_the_schema_is_openapi_3_and_names_every_endpoint(world: World) -> None:
                  "/api/versions/", "/api/matches/{match_id}/replay/",
                  "/api/bots/{bot_id}/ratings/", "/api/tournaments/",
                  "/api/tournaments/{tournament_id}/entries/{bot_id}/",
-                 "/api/tournaments/{tournament_id}/cancel/", "/api/challenges/{challenge_id}/"):
+                 "/api/tournaments/{tournament_id}/cancel/", "/api/challenges/{challenge_id}/",
+                 "/api/ladders/{slug}/seasons/", "/api/seasons/{season_id}/",
+                 "/api/bots/{bot_id}/seasons/"):
         assert path in schema["paths"], path
     assert schema["components"]["securitySchemes"]["bearerToken"]["scheme"] == "bearer"
 

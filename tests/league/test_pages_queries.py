@@ -23,8 +23,9 @@ from tests.league import bots
 from tests.league.conftest import People
 from tests.league.pages import active, finished
 
-MAX_QUERIES = 16
-"""A bot page is the most: its ladder data, and its tournaments and challenges (two more)."""
+MAX_QUERIES = 17
+"""A bot page is the most: its ladder data, its tournaments and challenges (two more), and its
+places in past seasons (one)."""
 
 
 def populate(people: People, n: int) -> dict[str, object]:
@@ -59,6 +60,8 @@ PAGES: list[tuple[str, Callable[[dict], str], bool]] = [
     ("my bots", lambda ids: "/my/bots/", True),
     ("tokens", lambda ids: "/account/tokens/", False),
     ("status", lambda ids: f"/versions/{ids['version']}/status.json", False),
+    ("seasons", lambda ids: "/ladders/stones/seasons/", False),
+    ("seasons api", lambda ids: "/api/ladders/stones/seasons/", False),
 ]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from datetime import timedelta
 from urllib.parse import quote
 
 from django import template
@@ -15,6 +16,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.errors import UnknownGameError
 from games.registry import game_class
+from league.competitions.recurring import duration_words
 from league.ladders.queues import wait_words
 from league.ladders.ratings import is_provisional
 from league.ladders.reasons import reason_words
@@ -152,3 +154,9 @@ def game_title(game_id: str) -> str:
 def reason(code: str) -> str:
     """A match's ending in the glossary's words (``league.ladders.reasons``)."""
     return reason_words(code)
+
+
+@register.filter(name="duration_words")
+def duration_words_filter(value: timedelta | None) -> str:
+    """A length in words: "15 minutes", "week", "2 days"."""
+    return duration_words(value) if value else ""

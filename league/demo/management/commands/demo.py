@@ -8,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from league.demo.competitions import demo_competitions_install
+from league.demo.seasons import demo_seasons_install
 from league.demo.services import demo_install
 from league.demo.version_test import demo_version_test_install
 
@@ -25,6 +26,9 @@ class Command(BaseCommand):
         quiet = options["quiet"] or options["verbosity"] == 0
         report = demo_install()
         tournaments = demo_competitions_install()
+        if (season := demo_seasons_install()) and not quiet:
+            self.stdout.write(f"demo season: {season.ladder.title} plays seasons of 15 "
+                              f"minutes; the first ends at {season.ends_at:%H:%M:%S} UTC")
         if demo_version_test_install() and not quiet:
             self.stdout.write("demo version test: testy-tess v2 (perfect) must beat v1 "
                               "(random) to take her place on the Stones ladder")
