@@ -41,7 +41,7 @@ def test_a_20000_move_game_opens_at_once_and_scrubs_without_freezing(
     check("g2048", frames[0], wait_drawn(page, 0))
     first = float(page.eval_on_selector("#viewer", "e => e.dataset.firstFrameMs"))
     print(f"\nfirst frame of the 20,000-move game after {first:.0f} ms")
-    assert first < 3000  # the benchmark holds the real target; this one only catches a hang
+    assert first < 15_000  # the benchmark holds the real target; this one only catches a hang
     assert page.locator(".move-row").count() < 100, "the move list holds every row"
 
     timing = scrub_across(page, MOVES)
@@ -83,7 +83,12 @@ def test_a_scrub_asks_for_few_ranges_and_over_the_rate_waits_as_told(
     # one refusal, not a refusal per position or per redraw.
     refused = asked.count(429)
     assert 1 <= refused <= 2, asked
-    check("g2048", frames[MOVES], wait_drawn(page, MOVES, timeout=20_000))
+    try:
+        drawn = wait_drawn(page, MOVES, timeout=20_000)
+    except Exception as error:  # what the viewer said it was waiting for
+        raise AssertionError(f"the last frame never came: {asked} "
+                             f"{page.evaluate('window.banners')}") from error
+    check("g2048", frames[MOVES], drawn)
     assert len(asked) <= 12, f"{len(asked)} frame requests for one drag: {asked}"
     assert asked.count(429) == refused, asked
     said = page.evaluate("window.banners")

@@ -5,10 +5,13 @@
 // A drag across a long game passes hundreds of steps a second: the store asks for one jump
 // at a time and, once it arrives, for wherever the drag is then (the viewer asks again after
 // every answer), so a drag costs the server a few ranges, not one per position. Over the
-// league's rate (429) it asks nothing more until the ``Retry-After`` the league gave.
+// league's rate (429) it asks nothing more until the ``Retry-After`` the league gave; after
+// any other failure it waits too, 1 s and twice as long after each failure in a row, so a
+// request the league keeps refusing is never asked again at the network's speed.
 
 const FIRST = 24;  // the first request of a view is small: its first frame shows sooner
 const LONGEST_PAUSE_S = 60;  // a Retry-After beyond this is not believed
+const LONGEST_BACKOFF_S = 30;  // failures in a row wait at most this long before a retry
 
 /** Frames fetched from the league's API in ranges, kept by view and step. */
 export class HttpFrames {
@@ -21,7 +24,8 @@ export class HttpFrames {
     this.frames = new Map();    // view → Map(step → frame)
     this.inflight = [];         // {view, start, stop, jump}
     this.failed = null;         // the last error, to say so on screen
-    this.pausedUntil = 0;       // over the league's rate: nothing is asked before this (ms)
+    this.pausedUntil = 0;       // after a failure: nothing is asked before this (ms)
+    this.failures = 0;          // failures in a row (the back-off's exponent)
     if (opening) this._keep(opening.view, opening.frames);
   }
 
@@ -49,7 +53,8 @@ export class HttpFrames {
    * of its chunk and the next (one request at a time, so a jump is never queued behind).
    */
   need(view, step) {
-    if (step >= this.total || Date.now() < this.pausedUntil) return;
+    if (!Number.isInteger(step) || step < 0 || step >= this.total) return;
+    if (Date.now() < this.pausedUntil) return;
     const kept = this._view(view);
     if (!kept.has(step)) {
       if (this._covered(view, step)) return;
@@ -96,21 +101,26 @@ export class HttpFrames {
         `${this.url}?start=${start}&stop=${stop}&view=${encodeURIComponent(view)}`);
       this._keep(view, data.frames);
       this.failed = null;
+      this.failures = 0;
       this.total = Math.max(this.total, data.total);
       this.onNews(data);
     } catch (error) {
       this.failed = error;
-      if (error.retryAfter) {
-        pause = Math.min(Math.max(error.retryAfter, 1), LONGEST_PAUSE_S) * 1000;
-        this.pausedUntil = Date.now() + pause;
-      }
+      this.failures += 1;
+      const seconds = error.retryAfter
+        ? Math.min(Math.max(error.retryAfter, 1), LONGEST_PAUSE_S)
+        : Math.min(2 ** (this.failures - 1), LONGEST_BACKOFF_S);
+      pause = seconds * 1000;
+      this.pausedUntil = Math.max(this.pausedUntil, Date.now() + pause);
       this.onNews({ error });
     } finally {
       this.inflight = this.inflight.filter((r) => r !== range);
     }
-    if (pause) {  // the pause is over: the viewer asks for the step on screen again
+    if (pause) {
+      // The pause is over: the viewer asks for the step on screen again. (Not news of a
+      // range: another request may have been answered meanwhile, and the failure be over.)
       await new Promise((done) => setTimeout(done, pause));
-      this.onNews({ error: this.failed });
+      this.onNews({ resume: true });
     }
   }
 

@@ -76,6 +76,10 @@ export function mountViewer(root, { header: firstHeader, store, game, useHash = 
   }
 
   function learn(news) {
+    if (news.resume) {  // a pause after a failure is over: drawing asks again
+      schedule();
+      return;
+    }
     if (news.error) {
       error = news.error;
       setTimeout(schedule, RETRY_MS);  // drawing asks for the missing frames again
