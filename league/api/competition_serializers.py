@@ -55,7 +55,16 @@ class TournamentSerializer(serializers.ModelSerializer):
         source="games", help_text="games per series, seats alternated (scored: seeds per "
                                   "round)")
     entered = serializers.IntegerField(read_only=True, help_text="entries registered now")
-    created_by = serializers.CharField(source="created_by.username", read_only=True)
+    created_by = serializers.CharField(source="created_by.username", read_only=True,
+                                       allow_null=True,
+                                       help_text="null: made by the league (a season's finals)")
+    finals_of = serializers.IntegerField(
+        source="finals_of_id", read_only=True, allow_null=True,
+        help_text="the season (id) whose finals it is; null: not a season's finals")
+    results_held = serializers.BooleanField(
+        read_only=True, help_text="a season's finals whose results staff hold back: their "
+                                  "standings, rounds, bracket and games are staff's only "
+                                  "until released")
     note = serializers.CharField(read_only=True,
                                  help_text="why it was cancelled, or what happened on the way")
 
@@ -68,7 +77,8 @@ class TournamentSerializer(serializers.ModelSerializer):
                   "registration_opens", "registration_closes", "starts_at", "started_at",
                   "finished_at", "official", "open_to_league_bots", "description", "note",
                   "options", "limits", "created_by", "created_at", "min_rated_games",
-                  "rating_min", "rating_max", "allowed_owners", "recurrence"]
+                  "rating_min", "rating_max", "allowed_owners", "recurrence", "finals_of",
+                  "results_held", "released_at"]
 
     @extend_schema_field(RecurrenceSerializer(allow_null=True))
     def get_recurrence(self, t: Tournament) -> dict[str, Any] | None:

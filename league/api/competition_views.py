@@ -35,9 +35,11 @@ from league.api.permissions import (
     require_owner,
     require_owner_or_staff,
     require_signed_in,
+    require_staff,
 )
 from league.bots.models import Bot
 from league.bots.selectors import bot_get
+from league.competitions.finals import results_hidden, results_release
 from league.competitions.recurring import RecurrenceError, recurrence_stop
 from league.competitions.selectors import (
     challenge_get,
@@ -75,7 +77,7 @@ def _bot_in_body(request: Request, bot_id: int, field: str) -> Bot:
 
 def _tournament(request: Request, tournament_id: int) -> dict[str, Any]:
     tournament = tournament_get(tournament_id=tournament_id)
-    page = tournament_page(tournament)
+    page = tournament_page(tournament, hidden=results_hidden(tournament, request.user))
     return TournamentDetailSerializer(tournament, context={"request": request,
                                                            "page": page}).data
 
@@ -153,6 +155,18 @@ class TournamentCancel(APIView):
         require_creator_or_staff(request, tournament, "cancel it")
         tournament_cancel(tournament=tournament, user=request.user,
                           reason=checked(CancelSerializer, request.data)["reason"])
+        return Response(_tournament(request, tournament_id))
+
+
+class TournamentRelease(APIView):
+    @extend_schema(request=None, responses={200: TournamentDetailSerializer, 400: REFUSED,
+                                            403: OpenApiResponse(description="not staff")})
+    def post(self, request: Request, tournament_id: int) -> Response:
+        """Release a season's finals' held-back results (staff): from now on everyone sees
+        their standings, rounds, bracket and games."""
+        require_staff(request, "release results")
+        tournament = tournament_get(tournament_id=tournament_id)
+        results_release(tournament=tournament, user=request.user)
         return Response(_tournament(request, tournament_id))
 
 

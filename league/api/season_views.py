@@ -21,6 +21,7 @@ from league.api.season_serializers import (
     SeasonSerializer,
 )
 from league.bots.selectors import bot_get
+from league.competitions.finals import season_finals
 from league.ladders.season_reads import bot_seasons, ladder_seasons, season_get, season_table
 from league.ladders.seasons import season_create
 
@@ -53,7 +54,8 @@ class SeasonDetail(APIView):
     def get(self, request: Request, season_id: int) -> Response:
         season = season_get(season_id=season_id)
         return Response(SeasonDetailSerializer(
-            season, context={"table": season_table(season)}).data)
+            season, context={"table": season_table(season),
+                             "finals": season_finals(season)}).data)
 
 
 class BotSeasons(APIView):

@@ -43,6 +43,8 @@ urlpatterns = [
          competitions.TournamentEntry.as_view(), name="tournament-entry"),
     path("tournaments/<id:tournament_id>/cancel/", competitions.TournamentCancel.as_view(),
          name="tournament-cancel"),
+    path("tournaments/<id:tournament_id>/release/", competitions.TournamentRelease.as_view(),
+         name="tournament-release"),
     path("tournaments/<id:tournament_id>/stop-recurring/",
          competitions.TournamentStopRecurring.as_view(), name="tournament-stop-recurring"),
     path("challenges/", competitions.ChallengeList.as_view(), name="challenges"),

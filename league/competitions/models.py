@@ -11,7 +11,7 @@ from django.db import models
 
 from league.bots.models import Bot, BotVersion, game_choices
 from league.competitions.formats import Format
-from league.ladders.models import Ladder, Match
+from league.ladders.models import Ladder, Match, Season
 
 
 class TournamentState(models.TextChoices):
@@ -84,8 +84,9 @@ class Tournament(models.Model):
     """At the start the league fills the places left with bots that may be entered by
     anyone: the demo's, and those whose owners take challenges (``league_bots``)."""
     description = models.TextField(blank=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                   related_name="tournaments")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.CASCADE, related_name="tournaments")
+    """Null: made by the league itself (a season's finals)."""
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -102,6 +103,12 @@ class Tournament(models.Model):
     """The band the bot's ladder rating (as the board shows it) must be in."""
     allowed_owners = models.JSONField(default=list, blank=True)
     """User names whose bots may enter; empty: anyone's."""
+    finals_of = models.OneToOneField(Season, null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="finals")
+    """The season whose finals it is (``league.competitions.finals``): one per season."""
+    results_held = models.BooleanField(default=False)
+    """Its results (standings, bracket, games) are shown to staff only until released."""
+    released_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["state", "starts_at"])]

@@ -26,7 +26,7 @@ def tournament_finished(t: Tournament) -> None:
     link = site_link(reverse("tournament", args=[t.pk]))
     owners = set(Entry.objects.filter(tournament=t, withdrawn=False)
                  .values_list("bot__owner_id", flat=True))
-    for user_id in sorted(owners | {t.created_by_id}):
+    for user_id in sorted(owners | ({t.created_by_id} if t.created_by_id else set())):
         notify(user_id=user_id, kind=EventKind.TOURNAMENT_FINISHED, about=str(t.pk),
                title=f"Tournament finished: {t.name}",
                text=f"The tournament {t.name} ({t.game}) has finished.\n\n"

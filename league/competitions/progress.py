@@ -30,6 +30,7 @@ from django.utils import timezone
 from league.bots.models import PLAYS, Bot, BotVersion
 from league.competitions import formats, notices
 from league.competitions.conditions import entry_problem, has_conditions
+from league.competitions.finals import finals_tick
 from league.competitions.formats.swiss import max_rounds as swiss_max_rounds
 from league.competitions.models import (
     Challenge,
@@ -60,6 +61,7 @@ log = logging.getLogger(__name__)
 def competitions_tick() -> dict[str, int]:
     """The beat's pass over every competition that may have something to do."""
     now = timezone.now()
+    finals = finals_tick(now)  # made due at once: started by the pass below
     opened = Tournament.objects.filter(state=TournamentState.DRAFT,
                                        registration_opens__lte=now).update(
         state=TournamentState.REGISTRATION)
@@ -73,7 +75,7 @@ def competitions_tick() -> dict[str, int]:
         challenge_advance(challenge_id=pk)
     released = release()
     return {"opened": opened, "advanced": moved, "released": released,
-            "editions": recurrences_tick(now)}
+            "editions": recurrences_tick(now), **finals}
 
 
 ENDED_SQL = """
@@ -158,15 +160,19 @@ def _start(t: Tournament) -> int:
     entries = list(Entry.objects.filter(tournament=t, withdrawn=False)
                    .select_related("bot").order_by("registered_at", "pk"))
     playing, dropped = [], []
+    finals = t.finals_of_id is not None
     for e in entries:
         bot = e.bot
-        if not bot.plays:
+        # a season's finals play each entry's version at the season's end (set when made)
+        if (bot.retired or bot.disabled) if finals else not bot.plays:
             dropped.append(e)
             e.withdrawn = True
-            e.note = "no version that plays at the start"
+            e.note = ("no version that plays at the start" if not finals else
+                      f"{'retired' if bot.retired else 'disabled'} before the finals started")
             e.save(update_fields=["withdrawn", "note"])
         else:
-            e.version_id = bot.active_version_id
+            if not finals:
+                e.version_id = bot.active_version_id
             playing.append(e)
     now = timezone.now()
     if len(playing) < 2:
@@ -175,7 +181,9 @@ def _start(t: Tournament) -> int:
         t.started_at = t.finished_at = now
         t.save(update_fields=["state", "note", "started_at", "finished_at"])
         return 1
-    for seed, e in enumerate(sorted(playing, key=_strength(t)), start=1):
+    ranked = (sorted(playing, key=lambda e: (e.seed, e.pk)) if finals  # by season place
+              else sorted(playing, key=_strength(t)))
+    for seed, e in enumerate(ranked, start=1):
         e.seed = seed
         e.save(update_fields=["version", "seed"])
     t.state = TournamentState.RUNNING

@@ -125,7 +125,8 @@ class TournamentPage:
 def tournaments() -> QuerySet[Tournament]:
     """Tournaments with their creator, their ladder and their field's size (``entered``): the
     rows of the pages' and the API's lists and of a tournament's page."""
-    return (Tournament.objects.select_related("created_by__profile", "ladder", "recurrence")
+    return (Tournament.objects.select_related("created_by__profile", "ladder", "recurrence",
+                                                 "finals_of")
             .annotate(entered=Count("entries", filter=Q(entries__withdrawn=False))))
 
 
@@ -184,10 +185,17 @@ def tournament_table(t: Tournament, state: State | None = None,
                      interval=s.interval, out=s.out) for s in rows]
 
 
-def tournament_page(t: Tournament) -> TournamentPage:
-    state = load(t)
+def tournament_page(t: Tournament, *, hidden: bool = False) -> TournamentPage:
+    """``hidden``: a season's finals whose results are held back from this reader
+    (``finals.results_hidden``): the field, but no standings, rounds or bracket."""
     entries = _entries(t)
     fmt = formats.Format(t.format)
+    if hidden:
+        return TournamentPage(tournament=t, entries=[e for e in entries.values()
+                                                     if not e.withdrawn],
+                              table=[], rounds=[], bracket=None, rules=RULES[fmt],
+                              series_rule=SERIES_RULE)
+    state = load(t)
     return TournamentPage(
         tournament=t, entries=[e for e in entries.values() if not e.withdrawn],
         table=tournament_table(t, state, entries), rounds=_rounds(state, entries),

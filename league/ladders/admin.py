@@ -17,7 +17,7 @@ from league.ladders.models import (
     SeasonState,
     Standing,
 )
-from league.ladders.seasons import SeasonError, season_check, season_create
+from league.ladders.seasons import SeasonError, finals_check, season_check, season_create
 from league.ladders.services import bot_disable, match_rerun
 
 
@@ -89,7 +89,8 @@ class SeasonForm(forms.ModelForm):
 
     class Meta:
         model = Season
-        fields = ["ladder", "name", "starts_at", "ends_at", "carry"]
+        fields = ["ladder", "name", "starts_at", "ends_at", "carry", "finals_size",
+                  "finals_format", "freeze_for_finals", "finals_release"]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -97,6 +98,8 @@ class SeasonForm(forms.ModelForm):
             try:
                 season_check(ladder=data["ladder"], starts_at=data["starts_at"],
                              ends_at=data["ends_at"], carry=data["carry"], now=timezone.now())
+                finals_check(ladder=data["ladder"], size=data["finals_size"],
+                             format=data["finals_format"], release=data["finals_release"])
             except SeasonError as error:
                 raise forms.ValidationError(str(error)) from None
         return data
@@ -116,11 +119,12 @@ class SeasonPlaceInline(admin.TabularInline):
 
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
-    """Staff set seasons here: a start and an end, the carry, whether it repeats. The beat
+    """Staff set seasons here: a start and an end, the carry, whether it repeats, its finals
+    (the top N, the format, a freeze of their uploads, when their results show). The beat
     starts and ends them; an ended season's table is read-only, kept for ever."""
 
     list_display = ["ladder", "number", "name", "state", "starts_at", "ends_at", "carry",
-                    "repeat_every"]
+                    "repeat_every", "finals_size"]
     list_filter = ["ladder", "state"]
     inlines = [SeasonPlaceInline]
 
@@ -134,8 +138,11 @@ class SeasonAdmin(admin.ModelAdmin):
         if obj is None:
             return []
         fixed = ["ladder", "number", "state", "starts_at", "carry", "after_match",
-                 "started_at", "ended_at"]
-        return fixed + (["ends_at", "repeat_every"] if obj.state == SeasonState.ENDED else [])
+                 "started_at", "ended_at", "finals_hold"]
+        # the finals' options are the season's until it ends (then its finals are made)
+        return fixed + (["ends_at", "repeat_every", "finals_size", "finals_format",
+                         "freeze_for_finals", "finals_release"]
+                        if obj.state == SeasonState.ENDED else [])
 
     def save_model(self, request: HttpRequest, obj: Season, form: Any, change: bool) -> None:
         if change:
@@ -144,6 +151,10 @@ class SeasonAdmin(admin.ModelAdmin):
         data = form.cleaned_data
         made = season_create(ladder=data["ladder"], starts_at=data["starts_at"],
                              ends_at=data["ends_at"], name=data.get("name", ""),
-                             carry=data["carry"], repeat=data.get("repeat", False))
+                             carry=data["carry"], repeat=data.get("repeat", False),
+                             finals_size=data["finals_size"],
+                             finals_format=data["finals_format"],
+                             freeze_for_finals=data["freeze_for_finals"],
+                             finals_release=data["finals_release"])
         obj.pk = made.pk
         obj.refresh_from_db()

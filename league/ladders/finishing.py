@@ -32,7 +32,7 @@ from league.ladders.models import (
     Standing,
 )
 from league.ladders.ratings import Skill, count_outcome, count_score, decayed, rate_match
-from league.ladders.seasons import counts_now
+from league.ladders.seasons import counts_now, finals_hold_of, version_hold
 from league.ladders.services import standing_place, version_make_active
 from league.ladders.stats import stats_add, stats_rows
 from league.ladders.streaks import streaks_count
@@ -162,6 +162,12 @@ def _judge_validation(match: Assignment, seats: list[Fields]) -> None:
         version.status = VersionStatus.RETIRED
         version.reason = f"passed validation after v{current.number} was already active"
         version.save(update_fields=["status", "reason", "log", "validated_at"])
+        return
+    if version.test_request is None and (
+            season := finals_hold_of(ladder_id=match.ladder_id, bot_id=bot.pk)) is not None:
+        # the bot plays in frozen finals: its new version waits for their end
+        version_hold(version, season)
+        notices.version_judged(version, bot)
         return
     if version.test_request is not None:
         # An upload with a test: it waits off the ladder, the active version keeps playing,

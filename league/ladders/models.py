@@ -266,6 +266,19 @@ class SeasonState(models.TextChoices):
     ENDED = "ended"
 
 
+FINALS_FORMATS = [(f, f.replace("_", " ")) for f in (
+    "round_robin", "double_round_robin", "swiss", "single_elimination", "double_elimination",
+    "scored")]
+"""The tournament formats a season's finals may have (``competitions.formats.Format``)."""
+
+
+class FinalsRelease(models.TextChoices):
+    AT_ONCE = "at_once", "at once"
+    """The finals' results show as they are played."""
+    STAFF = "staff", "when staff release them"
+    """Hidden from everyone but staff until staff release them."""
+
+
 class Season(models.Model):
     """A stretch of a ladder's play with a start and an end (``league.ladders.seasons``).
 
@@ -297,6 +310,20 @@ class Season(models.Model):
     """When the tick actually started it (its standings reset): ``starts_at`` or a beat later."""
     ended_at = models.DateTimeField(null=True, blank=True)
     """When the tick actually closed it (its table written)."""
+    # Finals (``league.competitions.finals``): the top of the table play a tournament the
+    # league makes at the end. The formats are the competitions' (this layer names them only:
+    # ``FINALS_FORMATS``, kept equal to ``competitions.formats.Format`` by a test).
+    finals_size = models.PositiveSmallIntegerField(default=0)
+    """The top N of its table enter its finals; 0: no finals."""
+    finals_format = models.CharField(max_length=24, blank=True, choices=FINALS_FORMATS)
+    freeze_for_finals = models.BooleanField(default=False)
+    """While its finals run, a version uploaded for a bot entered in them waits (validated,
+    not active) until they end."""
+    finals_release = models.CharField(max_length=8, choices=FinalsRelease.choices,
+                                      default=FinalsRelease.AT_ONCE)
+    finals_hold = models.BooleanField(default=False)
+    """Its finals are running and freeze the uploads of their entries (set when they are made,
+    cleared by the competitions tick once they are over)."""
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -310,7 +337,12 @@ class Season(models.Model):
                                    name="season_ends_after_start"),
             models.CheckConstraint(condition=Q(carry__gte=0.0, carry__lte=1.0),
                                    name="season_carry_fraction"),
+            models.CheckConstraint(condition=Q(finals_size=0) | ~Q(finals_format=""),
+                                   name="season_finals_have_a_format"),
         ]
+        # the validation's check of a frozen finals' hold
+        indexes = [models.Index(fields=["ladder"], condition=Q(finals_hold=True),
+                                name="season_finals_hold")]
 
     def __str__(self) -> str:
         return f"{self.ladder} · {self.title}"

@@ -37,7 +37,18 @@ from django.db.models import F, Max, Q
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from league.ladders.models import Ladder, Match, Season, SeasonPlace, SeasonState, Standing
+import games
+from league.bots.models import BotVersion, VersionStatus
+from league.ladders.models import (
+    FINALS_FORMATS,
+    FinalsRelease,
+    Ladder,
+    Match,
+    Season,
+    SeasonPlace,
+    SeasonState,
+    Standing,
+)
 from league.ladders.ratings import START_MU, START_SIGMA
 from league.ladders.selectors import Board, BoardRow
 
@@ -46,6 +57,8 @@ log = logging.getLogger(__name__)
 MIN_LENGTH = timedelta(minutes=1)
 """The shortest season (a demo's, a test's): the beat moves seasons on every few seconds."""
 MAX_LENGTH = timedelta(days=366)
+MAX_FINALS = 64
+"""The most bots a season's finals take."""
 PAST_SLACK = timedelta(minutes=1)
 """How far in the past a new season may say it starts ("now", typed a moment ago)."""
 
@@ -57,13 +70,24 @@ class SeasonError(Exception):
 def season_create(*, ladder: Ladder, starts_at: datetime | None = None,
                   ends_at: datetime | None = None, length: timedelta | None = None,
                   name: str = "", carry: float = 0.0, repeat: bool = False,
+                  finals_size: int = 0, finals_format: str = "",
+                  freeze_for_finals: bool = False,
+                  finals_release: str = FinalsRelease.AT_ONCE,
                   now: datetime | None = None) -> Season:
     """A new upcoming season of ``ladder`` (staff: the admin, ``manage.py season``, the API).
     It ends at ``ends_at`` or ``length`` after its start (default: now); ``repeat``: when it
     ends, the next of the same length follows, and so on. Seasons of a ladder follow each
     other: a new one starts no earlier than the end of every season the ladder has. The tick
-    starts it (within a beat of its start)."""
+    starts it (within a beat of its start).
+
+    Finals: ``finals_size`` (0: none) of its table's top enter a tournament of
+    ``finals_format`` the league makes at its end (``competitions.finals``);
+    ``freeze_for_finals``: uploads of their bots wait until the finals end;
+    ``finals_release``: their results show at once, or when staff release them. A repeating
+    season's next ones keep these."""
     now = now or timezone.now()
+    finals_check(ladder=ladder, size=finals_size, format=finals_format,
+                 release=finals_release)
     starts_at = starts_at or now
     if (ends_at is None) == (length is None):
         raise SeasonError("give the season an end or a length (one of them)")
@@ -76,7 +100,28 @@ def season_create(*, ladder: Ladder, starts_at: datetime | None = None,
                               carry=carry, now=now)
         return Season.objects.create(
             ladder=ladder, number=number, name=name, starts_at=starts_at, ends_at=ends_at,
-            carry=carry, repeat_every=ends_at - starts_at if repeat else None)
+            carry=carry, repeat_every=ends_at - starts_at if repeat else None,
+            finals_size=finals_size, finals_format=finals_format if finals_size else "",
+            freeze_for_finals=freeze_for_finals and bool(finals_size),
+            finals_release=finals_release)
+
+
+def finals_check(*, ladder: Ladder, size: int, format: str, release: str) -> None:
+    """Refuses finals options that may not be set (``SeasonError``)."""
+    if release not in FinalsRelease.values:
+        raise SeasonError(f"finals' results are released {' or '.join(FinalsRelease.values)}, "
+                          f"not {release!r}")
+    if size == 0:
+        return
+    if not 2 <= size <= MAX_FINALS:
+        raise SeasonError(f"finals of 2-{MAX_FINALS} bots (or 0: no finals), not {size}")
+    names = [value for value, _ in FINALS_FORMATS]
+    if format not in names:
+        raise SeasonError(f"the finals' format is one of {', '.join(names)}, not {format!r}")
+    solo = games.make_game(ladder.game).num_players == 1
+    if solo != (format == "scored"):
+        raise SeasonError(f"{ladder.title} is a {'solo' if solo else 'two-player'} game: its "
+                          f"finals are {'scored' if solo else 'not scored'}")
 
 
 def season_check(*, ladder: Ladder, starts_at: datetime, ends_at: datetime, carry: float,
@@ -168,7 +213,9 @@ def _follow(ended: Season, seasons: list[Season], now: datetime) -> None:
     number = Season.objects.filter(ladder_id=ended.ladder_id).aggregate(n=Max("number"))["n"]
     seasons.append(Season.objects.create(
         ladder_id=ended.ladder_id, number=number + 1, starts_at=starts, ends_at=ends,
-        carry=ended.carry, repeat_every=ended.repeat_every))
+        carry=ended.carry, repeat_every=ended.repeat_every, finals_size=ended.finals_size,
+        finals_format=ended.finals_format, freeze_for_finals=ended.freeze_for_finals,
+        finals_release=ended.finals_release))
 
 
 def next_span(ended: Season, now: datetime) -> tuple[datetime, datetime]:
@@ -243,3 +290,28 @@ def counts_now(match_id: int, standings: Sequence[Standing]) -> bool:
     """Whether a ladder match ending now counts on its standings: it was made in the season
     they count for (above each one's ``since_match``)."""
     return all(match_id > standing.since_match for standing in standings)
+
+
+# -- finals' freeze ------------------------------------------------------------------------------
+
+HELD = "held_for_finals"
+"""The key a held version's ``test_request`` names its season by."""
+
+
+def finals_hold_of(*, ladder_id: int, bot_id: int) -> Season | None:
+    """The season whose frozen finals hold ``bot``'s uploads (it is entered, and they run);
+    None: a version that passes becomes active as usual."""
+    return (Season.objects.select_related("ladder")
+            .filter(ladder_id=ladder_id, finals_hold=True, places__bot_id=bot_id,
+                    places__place__lte=F("finals_size")).first())
+
+
+def version_hold(version: BotVersion, season: Season) -> None:
+    """A validated version of a bot in frozen finals waits, off the ladder (retired, its
+    reason says why), until they end; then the competitions tick makes the newest one
+    waiting active (``competitions.finals.holds_release``)."""
+    version.status = VersionStatus.RETIRED
+    version.reason = (f"validated; waits for the end of {season.ladder.title} {season.title}'s "
+                      "finals (uploads of their bots are frozen), then becomes active")
+    version.test_request = {HELD: season.pk}
+    version.save(update_fields=["status", "reason", "log", "validated_at", "test_request"])

@@ -6,6 +6,7 @@ the test's row lock, so a test ends and settles its candidate once."""
 from __future__ import annotations
 
 from league.bots.models import Bot, BotVersion, VersionStatus
+from league.ladders.seasons import finals_hold_of, version_hold
 from league.ladders.services import version_make_active
 from league.versiontests.models import TestState, VersionTest
 
@@ -27,6 +28,10 @@ def promotion_settle(test: VersionTest) -> None:
     baseline = test.baseline.number
     if test.state == TestState.H1:
         why = _why_not_promoted(test, bot)
+        if not why and (season := finals_hold_of(ladder_id=test.ladder_id,
+                                                 bot_id=bot.pk)) is not None:
+            version_hold(version, season)  # its bot plays in frozen finals: it waits
+            return
         if not why:
             version.reason = f"passed its test against v{baseline} (test {test.pk})"
             version_make_active(version=version, bot=bot, ladder=test.ladder)

@@ -46,10 +46,22 @@ def versiontests_visible(user: AnyUser) -> QuerySet[VersionTest]:
     return found.filter(public=True)
 
 
+HELD_FINALS = Q(kind=MatchKind.TOURNAMENT,
+               series_game__series__tournament__results_held=True)
+"""The games of a season's finals whose results staff hold back (``competitions.finals``):
+staff's only until released. Named by lookup: the competitions are this app's sibling, not
+imported (the pages and the API read every match through the functions here)."""
+
+
 def match_hidden(user: AnyUser, match_id: int, kind: str) -> bool:
-    """Whether match ``match_id`` (of ``kind``) is a game of a test ``user`` may not see: to
-    them it is not there (a 404, in no list). One query, and only for a test's games."""
-    if kind != MatchKind.VERSIONTEST or _staff(user):
+    """Whether match ``match_id`` (of ``kind``) is a game of a test ``user`` may not see, or
+    of finals whose results are held back: to them it is not there (a 404, in no list). One
+    query, and only for a test's or a tournament's games."""
+    if _staff(user):
+        return False
+    if kind == MatchKind.TOURNAMENT:
+        return Match.objects.filter(HELD_FINALS, pk=match_id).exists()
+    if kind != MatchKind.VERSIONTEST:
         return False
     test = (VersionTest.objects.filter(games__match_id=match_id)
             .only("public", "owner_id").first())
@@ -66,13 +78,14 @@ def match_get_visible(*, user: AnyUser, match_id: int) -> Match:
 
 def matches_visible(matches: QuerySet[Match], user: AnyUser) -> QuerySet[Match]:
     """``matches`` without the games of tests ``user`` may not see (one outer join to a
-    match's test game, by its unique index; the lists are a page long)."""
+    match's test game, by its unique index; the lists are a page long), nor those of finals
+    whose results are held back."""
     if _staff(user):
         return matches
     seen = Q(version_test_game__test__public=True)
     if user.is_authenticated:
         seen |= Q(version_test_game__test__owner_id=user.pk)
-    return matches.filter(~Q(kind=MatchKind.VERSIONTEST) | seen)
+    return matches.filter(~Q(kind=MatchKind.VERSIONTEST) | seen).exclude(HELD_FINALS)
 
 
 def versiontest_get(*, user: AnyUser, test_id: int) -> VersionTest:

@@ -292,8 +292,8 @@ def _bracket(page: TournamentPage, lines: dict[str, SeriesLine],
     return sections
 
 
-def tournament_view(t: Tournament) -> TournamentView:
-    page = tournament_page(t)
+def tournament_view(t: Tournament, *, hidden: bool = False) -> TournamentView:
+    page = tournament_page(t, hidden=hidden)
     fmt = formats.Format(t.format)
     rounds = [(number, [series_line(v) for v in views]) for number, views in page.rounds]
     lines = {line.view.key: line for _, views in rounds for line in views}
@@ -375,7 +375,9 @@ def tournaments() -> dict[str, list[ListRow]]:
             planned=planned_rounds(formats.Format(t.format), t.entered, options_of(t))))
     out["upcoming"] = [ListRow(t, format_name(t.format)) for t in lists["upcoming"]]
     for t in lists["finished"]:
-        summary = final_summary(t) if t.state == TournamentState.FINISHED else None
+        # a season's finals whose results are held back name no winner until released
+        summary = (final_summary(t) if t.state == TournamentState.FINISHED
+                   and not t.results_held else None)
         out["finished"].append(ListRow(t, format_name(t.format),
                                        winner=summary["winner"] if summary else None))
     return out
@@ -418,7 +420,8 @@ def bot_tournaments(bot: Bot, limit: int = 10) -> list[BotTournament]:
     out = []
     for e in entries:
         place = size = None
-        if e.tournament.state == TournamentState.FINISHED and not e.withdrawn:
+        if (e.tournament.state == TournamentState.FINISHED and not e.withdrawn
+                and not e.tournament.results_held):
             summary = final_summary(e.tournament)
             place, size = summary["ranks"].get(e.pk), summary["field"]
         out.append(BotTournament(e, e.tournament, format_name(e.tournament.format), place,

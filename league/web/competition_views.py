@@ -19,6 +19,7 @@ import games
 from league.bots.models import Bot
 from league.bots.selectors import owner_or_staff, user_or_staff
 from league.competitions.conditions import conditions_words
+from league.competitions.finals import results_hidden, results_release
 from league.competitions.models import (
     DONE,
     UPCOMING,
@@ -107,8 +108,9 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 
 def _tournament_context(request: HttpRequest, t: Tournament,
                         entry_form: EntryForm | None = None) -> dict[str, Any]:
-    view = tournament_view(t)
     user = request.user
+    hidden = results_hidden(t, user)
+    view = tournament_view(t, hidden=hidden)
     is_open = registration_open(t)
     eligible, others = entrants_for(user, t) if is_open else ([], [])
     if entry_form is None and eligible:
@@ -117,6 +119,8 @@ def _tournament_context(request: HttpRequest, t: Tournament,
         "view": view, "t": t, "is_open": is_open, "entry_form": entry_form,
         "ineligible": others, "signed_in": user.is_authenticated,
         "manage": t.state not in DONE and user_or_staff(user, t.created_by_id),
+        "hidden": hidden,
+        "release": t.results_held and user.is_staff,
         "may_withdraw": {e.pk for e in view.page.entries if owner_or_staff(user, e.bot)}
         if t.state in UPCOMING else set(),
         "cancel_form": CancelForm(),
@@ -204,6 +208,17 @@ def tournament_stop_recurring(request: HttpRequest, tournament_id: int) -> HttpR
 
     if message_attempt(request, stop) is not None:
         messages.success(request, f"{t.name} will not come back; the editions made stay.")
+    return redirect("tournament", tournament_id=t.pk)
+
+
+@login_required
+@require_POST
+def tournament_release(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Staff: a season's finals' held-back results shown to everyone."""
+    t = tournament_get(tournament_id=tournament_id)
+    if message_attempt(request, lambda: results_release(tournament=t,
+                                                        user=request.user)) is not None:
+        messages.success(request, f"{t.name}'s results are released.")
     return redirect("tournament", tournament_id=t.pk)
 
 

@@ -8,6 +8,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from league.competitions.finals import season_finals
 from league.ladders.models import Ladder, SeasonState
 from league.ladders.season_reads import ladder_seasons, season_get, season_table
 
@@ -31,4 +32,5 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
     podium = [(place, by_place[place]) for place in PODIUM_ORDER if place in by_place]
     return render(request, "web/season.html", {
         "season": the_season, "ladder": the_season.ladder, "table": table,
-        "podium": podium})
+        "podium": podium,
+        "finals": season_finals(the_season) if the_season.finals_size else None})

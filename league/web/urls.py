@@ -64,6 +64,8 @@ urlpatterns = [
          name="tournament-enter"),
     path("tournaments/<id:tournament_id>/withdraw/", competition_views.tournament_withdraw,
          name="tournament-withdraw"),
+    path("tournaments/<id:tournament_id>/release/", competition_views.tournament_release,
+         name="tournament-release"),
     path("tournaments/<id:tournament_id>/cancel/", competition_views.tournament_cancel_view,
          name="tournament-cancel"),
     path("tournaments/<id:tournament_id>/stop-recurring/",

@@ -1,4 +1,5 @@
-"""``manage.py season LADDER --length 7d [--starts ISO] [--carry 0.5] [--repeat]``: staff set
+"""``manage.py season LADDER --length 7d [--starts ISO] [--carry 0.5] [--repeat] [--finals 8
+--finals-format single_elimination [--freeze] [--release staff]]``: staff set
 a ladder's next season from the terminal; ``--list`` shows its seasons."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.dateparse import parse_datetime
 
-from league.ladders.models import Ladder
+from league.ladders.models import FINALS_FORMATS, FinalsRelease, Ladder
 from league.ladders.season_reads import ladder_seasons
 from league.ladders.seasons import SeasonError, season_create
 
@@ -48,6 +49,16 @@ class Command(BaseCommand):
         parser.add_argument("--repeat", action="store_true",
                             help="when it ends, the next of the same length follows")
         parser.add_argument("--name", default="")
+        parser.add_argument("--finals", type=int, default=0, metavar="N",
+                            help="the top N of its table play finals at its end (0: none)")
+        parser.add_argument("--finals-format", default="", choices=[
+            value for value, _ in FINALS_FORMATS], help="the finals' tournament format")
+        parser.add_argument("--freeze", action="store_true",
+                            help="uploads of the finals' bots wait until the finals end")
+        parser.add_argument("--release", default=FinalsRelease.AT_ONCE,
+                            choices=FinalsRelease.values,
+                            help="the finals' results show at once, or when staff release "
+                                 "them")
 
     def handle(self, *args: Any, **options: Any) -> None:
         ladder = Ladder.objects.filter(slug=options["ladder"]).first()
@@ -59,7 +70,9 @@ class Command(BaseCommand):
                 season = season_create(
                     ladder=ladder, starts_at=options["starts"], ends_at=options["ends"],
                     length=options["length"], name=options["name"], carry=options["carry"],
-                    repeat=options["repeat"])
+                    repeat=options["repeat"], finals_size=options["finals"],
+                    finals_format=options["finals_format"],
+                    freeze_for_finals=options["freeze"], finals_release=options["release"])
             except SeasonError as error:
                 raise CommandError(str(error)) from None
             self.stdout.write(f"made {season.title} of {ladder.title} (id {season.pk})")
@@ -67,4 +80,6 @@ class Command(BaseCommand):
             self.stdout.write(f"{s.number:>4} {s.title:<24} {s.state:<9} "
                               f"{s.starts_at:%Y-%m-%d %H:%M} → {s.ends_at:%Y-%m-%d %H:%M} UTC"
                               f"  carry {s.carry:g}"
-                              + (f", repeats every {s.repeat_every}" if s.repeat_every else ""))
+                              + (f", repeats every {s.repeat_every}" if s.repeat_every else "")
+                              + (f", finals: top {s.finals_size} "
+                                 f"{s.finals_format.replace('_', ' ')}" if s.finals_size else ""))
