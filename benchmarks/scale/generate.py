@@ -295,7 +295,8 @@ def _bots(world: World, first: dict[type[models.Model], int], origin: datetime
     for bot in world.bots:
         yield {"id": first[Bot] + bot.index, "owner_id": first[User] + bot.owner,
                "game": bot.game, "name": bot.name, "source_public": False,
-               "retired": bot.retired, "disabled": bot.disabled, "accepts_challenges": True,
+               "retired": bot.retired, "disabled": bot.disabled,
+               "disabled_by": "staff" if bot.disabled else "", "accepts_challenges": True,
                "crash_streak": 0,
                "disabled_reason": "spamming the queue with copies" if bot.disabled else "",
                "active_version_id": first[BotVersion] + bot.active.index if bot.active

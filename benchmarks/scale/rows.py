@@ -60,7 +60,8 @@ PARTICIPANT_COLUMNS = ["id", "match_id", "seat", "version_id", "builtin", "playe
                        "mu_before", "sigma_before", "mu_after", "sigma_after"]
 REPLAY_COLUMNS = ["id", "match_id", "data", "format"]
 STANDING_COLUMNS = ["id", "ladder_id", "version_id", "mu", "sigma", "games", "wins", "losses",
-                    "draws", "score_sum", "score_sq_sum", "recent", "recent_at", "updated_at"]
+                    "draws", "score_sum", "score_sq_sum", "recent", "recent_at", "since_match",
+                    "updated_at"]
 DRAWS = {"blokus_duo": 0.03, "stones": 0.0, "wizard_duel": 0.15}
 """How often a rated game is drawn (Stones 5x5 has no draws)."""
 LADDER_FORFEITS = 0.005
@@ -350,4 +351,5 @@ class Timeline:
             yield (first_id + n, ladder.pk, self.ids.version + index, rating.mu, rating.sigma,
                    rating.games, rating.wins, rating.losses, rating.draws, rating.score_sum,
                    rating.score_sq_sum, rating.recent, recent_at,
+                   0,  # no season: every match counts
                    self.origin + timedelta(seconds=rating.updated))
