@@ -104,7 +104,8 @@ class Window:
 
 def league_ticks(keys: Sequence[int], skills: Callable[[], dict[int, Skill]],
                  rng: random.Random, *, pairer: Pairer = choose_pairings, per_tick: int = 2,
-                 recent_window: int | None = 1000) -> Iterator[Pairing]:
+                 recent_window: int | None = 1000, placed: Sequence[int] = (),
+                 history: Sequence[Pairing] = ()) -> Iterator[Pairing]:
     """The league's matchmaking beat, one tick at a time: read the board's current skills,
     ask ``pairer`` for ``per_tick`` pairings, hand them out; the caller plays and rates each
     before asking for more, so the next tick sees every result so far (the league's in-flight
@@ -114,9 +115,17 @@ def league_ticks(keys: Sequence[int], skills: Callable[[], dict[int, Skill]],
     matches among the board's last ``recent_window`` matches (None: all of them); ``met`` is
     the meetings over the last ``MET_WINDOW`` matches, as ``matchmaking`` counts them.
     ``placed`` accumulates, as the league derives it from all a version's matches.
+
+    A board that has played before: ``placed``, the keys whose placement is over; ``history``,
+    the pairings played so far, oldest first (they fill the recent and met windows).
     """
-    entries = [Entry(key, new_version_skill(None)) for key in keys]
+    entries = [Entry(key, new_version_skill(None),
+                     placed=PLACEMENT_PAIRINGS if key in placed else 0) for key in keys]
     recent, met = Window(recent_window), Window(MET_WINDOW)
+    for a, b in history:
+        for _ in range(2):
+            recent.add(a, b)
+            met.add(pair_key(a, b))
     while True:
         current = skills()
         for entry in entries:
@@ -312,3 +321,32 @@ def play_season(pairings: Iterator[Pairing], play: PlayPairing, boards: Sequence
             if played == matches:
                 break
     return watches
+
+
+# -- shares ------------------------------------------------------------------------------------
+def tied_share(strengths: Sequence[float], tied: tuple[int, int], pairer: Pairer = choose_pairings,
+               seasons: int = 60, matches: int = 1000, seat_edge: float = 30.0
+               ) -> tuple[float, float]:
+    """The tie rule's measure: bots of ``strengths`` (Elo), two of them (``tied``) equal, play
+    ``seasons`` seasons of ``matches`` matches through ``pairer`` and the league's ratings; the
+    mean share of a season's matches the tied pair plays each other, and the largest share any
+    pair took over all seasons. Two bots of one strength stay a coin flip however often they
+    meet, so a pairing that seeks the uncertain would give them every game."""
+    shares: list[float] = []
+    pairs: Counter[frozenset[int]] = Counter()
+    model = OutcomeModel(tuple(strengths), seat_edge)
+    keys = list(range(len(strengths)))
+    for season in range(seasons):
+        board = OpenSkillBoard(keys)
+        schedule = league_ticks(keys, lambda b=board: b.skills,
+                                random.Random(f"tied:{season}"), pairer=pairer)
+        play = model.player(random.Random(f"tied:{season}:play"))
+        played: Counter[frozenset[int]] = Counter()
+        while sum(played.values()) < matches:
+            a, b = next(schedule)
+            for (first, second), winner in zip(((a, b), (b, a)), play(a, b), strict=True):
+                board.record(first, second, winner)
+            played[frozenset((a, b))] += 2
+        shares.append(played[frozenset(tied)] / sum(played.values()))
+        pairs.update(played)
+    return sum(shares) / len(shares), max(pairs.values()) / sum(pairs.values())
