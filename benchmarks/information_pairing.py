@@ -19,8 +19,9 @@ Why it is not adopted (measured 2026-11-29; ``docs/benchmarks.md``, "League: the
 pairing proposal"). It settles the ranking benchmark's 8-bot boards sooner at 100 Elo between
 neighbours (0.38x round-robin Elo's matches against the league's 0.42x; 0.39x against 0.45x
 over 1000 seasons), at 200 Elo (0.42x against 0.56x) and with 20 % draws (0.21x against
-0.25x), and a newcomer's rank is trustworthy sooner (median 8 games against 12 on 8 bots, 28
-against 32 on 32). But:
+0.25x), and on boards settled through it a newcomer's rank was trustworthy sooner (median 8
+games against 12 on 8 bots, 28 against 32 on 32; on boards settled through the league's rule, a
+20-trial re-run found no gain in games: 15 against 13, 24 against 24). But:
 
 - at 50 Elo between neighbours it is worse: 0.15x against the league's 0.13x, and 8 of 100
   seasons never settled (Kendall tau >= 0.9 for good) against none;
@@ -31,8 +32,9 @@ against 32 on 32). But:
 What to try next: find why close boards stall (at 50 Elo most pairs stay near a coin flip, so
 the information keeps choosing the same few games: a floor under the wrong-order chance, or
 drawing at random by the score instead of taking the best, only when the board is close);
-cap any pair's share of the recent matches, to bring the 5-bot figure back to ~20 %; and
-measure the newcomer on real workers (``time_to_trust`` has no ``--real`` mode).
+cap any pair's share of the recent matches, to bring the 5-bot figure back to ~20 %; run
+``time_to_trust`` at 100 trials on boards the league's rule settled; and measure the newcomer
+on real workers (``time_to_trust`` has no ``--real`` mode).
 """
 
 from __future__ import annotations
