@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from sandbox.backends.base import Backend, ExitInfo, LaunchSpec, RunningBot
-from sandbox.cgroups import Cgroup
+from sandbox.cgroups import Cgroup, CgroupManager
 from sandbox.channel import MultiplexedSocketTransport
 from sandbox.errors import BackendFault, BackendUnavailable
 from sandbox.languages import SANDBOXED
@@ -316,6 +316,10 @@ class DockerBackend(Backend):
             raise BackendUnavailable(
                 f"runner image {self.image} is missing; build it with ./dev setup "
                 "(scripts/setup.d/sandbox.sh)") from None
+        # A process backend's referee killed in a slot leaves its bot's cgroup there (a
+        # process backend sweeps free slots' cgroups; a host may run both backends)
+        manager = CgroupManager() if os.geteuid() == 0 else None
+        self._cgroups = manager if manager is not None and manager.available else None
         self.sweep_stranded()
 
     def describe(self) -> str:
@@ -329,6 +333,7 @@ class DockerBackend(Backend):
         slot = acquire_slot()
         container = None
         try:
+            self._clear_process_leftovers(slot)
             if spec.build_writable and spec.build_dir is not None and os.geteuid() == 0:
                 os.chown(spec.build_dir, slot.uid, slot.gid)
             container = self._create(self._config(spec, slot), slot)
@@ -343,6 +348,16 @@ class DockerBackend(Backend):
                 _remove(container, "after its launch failed")
             slot.release()
             raise
+
+    def _clear_process_leftovers(self, slot: Slot) -> None:
+        """The slot's next holder clears what a killed referee left in it, whichever backend
+        it ran: a process backend's bot cgroup (three looks when there is none). Left, it
+        would be counted against this slot's holders, who never made it."""
+        if self._cgroups is not None:
+            try:
+                self._cgroups.remove_named(f"slot-{slot.index}")
+            except OSError as error:
+                log.warning("could not remove slot %s's stranded cgroup: %s", slot.index, error)
 
     def sweep_stranded(self) -> list[str]:
         """Remove the containers of every slot nobody holds; returns their names.

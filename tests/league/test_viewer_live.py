@@ -98,10 +98,13 @@ def test_a_running_match_is_watched_move_by_move_and_becomes_its_replay(
         total, status, now = page.evaluate("""() => { const d = document.querySelector(
             "#viewer").dataset; return [Number(d.total), d.status, Date.now() / 1000]; }""")
         statuses.add(status)
-        shown = page.inner_text("#match-status").split(":")[0]
+        # one read of both, so the page cannot change between them
+        shown, ended = page.evaluate("""() => [
+            (document.querySelector("#match-status")?.innerText ?? "").split(":")[0],
+            document.querySelector("#match-ended") !== null]""")
         headers.add(shown)
         if shown != "finished":  # an open match has not ended: no "ended – UTC"
-            assert page.query_selector("#match-ended") is None
+            assert not ended, shown
         for number in range(total - 1):
             shown_at.setdefault(number, now)
         played.update(played_at(database, match_id))

@@ -572,3 +572,30 @@ def test_a_dead_referees_match_folder_is_a_leftover_only_of_its_run():
     finally:
         sweep_stale_match_folders()
     assert not theirs.exists() and not ours.exists(), "a folder nobody holds is swept, whoever's"
+
+
+@pytest.mark.docker
+def test_a_docker_launch_clears_the_process_cgroup_a_killed_referee_left_in_its_slot():
+    """One host may run both backends: a process backend's referee killed in a slot leaves
+    its bot's cgroup, and the slot's next holder clears it even when it launches containers
+    (else it is counted against a run that never made it)."""
+    from sandbox.cgroups import CgroupManager
+    from sandbox.slots import acquire_slot
+
+    backend_or_skip("docker")
+    manager = CgroupManager()
+    if os.geteuid() != 0 or not manager.available:
+        pytest.skip("bot cgroups need root and a cgroup hierarchy")
+    for _ in range(5):  # other processes take slots too: the probed one must be the bot's
+        probe = acquire_slot()
+        name = f"slot-{probe.index}"
+        manager.create(name, 64 * 2**20, 16)  # as a killed referee left it
+        probe.release()
+        record = play([str(BOTS / "first.py"), "builtin:random"], "docker")
+        assert record.forfeit is None, record.result
+        if not any(path.name == name for path in manager.leftovers()):
+            break
+        manager.remove_named(name)  # another process took the slot first: again
+    else:
+        raise AssertionError("in five rounds, no docker launch cleared the stranded cgroup")
+    assert_worker_clean()
